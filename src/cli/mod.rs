@@ -1,0 +1,54 @@
+//! The command line: one file per subcommand, each turning arguments into
+//! library calls and output.
+
+mod output;
+pub mod positions;
+pub mod show;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Chess960 with UCI engines: start positions, analysis, a UCI proxy, matches
+/// and a castling conformance suite.
+#[derive(Parser, Debug)]
+#[command(name = "uci960", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Draw start positions by a method and print them.
+    Positions(positions::PositionsArgs),
+    /// Show one position: diagram, SP, both FENs and the verdict.
+    Show(show::ShowArgs),
+}
+
+/// Runs the chosen command.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Positions(args) => positions::run(args),
+        Command::Show(args) => show::run(args),
+    }
+}
+
+/// The seed the user gave, or a fresh one announced on stderr so the run
+/// can be repeated.
+pub fn seed_or_announce(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0),
+        );
+        hasher.write_u32(std::process::id());
+        let seed = hasher.finish();
+        eprintln!("uci960: seed {seed}");
+        seed
+    })
+}

@@ -1,0 +1,121 @@
+//! Text forms of positions shared by `positions` and `show`: formats,
+//! diagrams, PGN stubs and JSON lines.
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use shakmaty::{Chess, Color, File, Position, Rank, Square};
+
+use crate::notation::fen::{FenFlavour, position_epd};
+use crate::setup::method::Drawn;
+
+/// How `positions` prints each position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Format {
+    /// X-FEN, one a line.
+    Fen,
+    /// Shredder-FEN, one a line.
+    Shredder,
+    /// Four FEN fields (X-FEN castling), for cutechess-cli and fastchess books.
+    Epd,
+    /// The start-position number; `W/B` for DFRC.
+    Sp,
+    /// One empty game per position with Variant, SetUp and FEN tags.
+    Pgn,
+    /// A text diagram with the record.
+    Board,
+    /// One JSON object a line.
+    Json,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        <Format as clap::ValueEnum>::from_str(s, true)
+    }
+}
+
+/// An ASCII diagram, rank 8 first, with file letters under it.
+pub fn diagram(pos: &Chess) -> String {
+    let mut out = String::new();
+    for rank in Rank::ALL.into_iter().rev() {
+        let _ = write!(out, "{} ", rank.char());
+        for file in File::ALL {
+            let c = pos
+                .board()
+                .piece_at(Square::from_coords(file, rank))
+                .map(|p| p.char())
+                .unwrap_or('.');
+            let _ = write!(out, " {c}");
+        }
+        out.push('\n');
+    }
+    out.push_str("   a b c d e f g h\n");
+    out
+}
+
+/// One position in `format`; `index` counts from 1 (PGN round numbers).
+pub fn render(drawn: &Drawn, format: Format, index: usize, out: &mut String) {
+    match format {
+        Format::Fen => {
+            out.push_str(&drawn.fen(FenFlavour::XFen));
+            out.push('\n');
+        }
+        Format::Shredder => {
+            out.push_str(&drawn.fen(FenFlavour::Shredder));
+            out.push('\n');
+        }
+        Format::Epd => {
+            out.push_str(&position_epd(&drawn.position, FenFlavour::XFen));
+            out.push('\n');
+        }
+        Format::Sp => {
+            out.push_str(&drawn.sp_label());
+            out.push('\n');
+        }
+        Format::Pgn => {
+            let _ = write!(
+                out,
+                "[Event \"uci960 {method} position {index}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{index}\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n*\n\n",
+                method = drawn.method,
+                fen = drawn.fen(FenFlavour::XFen),
+            );
+        }
+        Format::Board => {
+            let _ = writeln!(
+                out,
+                "#{index}  SP {}  method {}",
+                drawn.sp_label(),
+                drawn.method
+            );
+            out.push_str(&diagram(&drawn.position));
+            let _ = writeln!(out, "X-FEN:    {}", drawn.fen(FenFlavour::XFen));
+            let _ = writeln!(out, "Shredder: {}", drawn.fen(FenFlavour::Shredder));
+            let _ = writeln!(out, "record:   {}\n", drawn.record);
+        }
+        Format::Json => {
+            let (sp, black_sp) = match drawn.start {
+                Some(s) => (
+                    serde_json::json!(s.white.sp()),
+                    serde_json::json!(s.black.sp()),
+                ),
+                None => (serde_json::Value::Null, serde_json::Value::Null),
+            };
+            let value = serde_json::json!({
+                "sp": sp,
+                "black_sp": black_sp,
+                "fen": drawn.fen(FenFlavour::XFen),
+                "shredder_fen": drawn.fen(FenFlavour::Shredder),
+                "method": drawn.method,
+                "record": drawn.record.to_json(),
+            });
+            out.push_str(&value.to_string());
+            out.push('\n');
+        }
+    }
+}
+
+/// `White` or `Black`.
+pub fn color_name(color: Color) -> &'static str {
+    color.fold_wb("White", "Black")
+}

@@ -1,0 +1,4 @@
+//! Notation that differs between Chess960 consumers: the FEN castling field
+//! (X-FEN or Shredder-FEN) and, for the protocol layers, castling moves.
+
+pub mod fen;

@@ -1,0 +1,106 @@
+//! The first bag method of the founding documents: draw the white pieces
+//! from a bag one by one onto a1, b1, … h1. A second bishop that would land
+//! on the first bishop's colour goes back into the bag and another piece is
+//! drawn for that square. If that bishop is the only piece left, there is no
+//! way on and the whole draw starts again (a restart). With the rank full,
+//! a king outside its rooks swaps with the closer rook.
+//!
+//! Counting: every piece taken out of the bag is one event, including one
+//! put back and the lone bishop taken out just before a restart (someone
+//! reaches into the bag and looks at it).
+
+use shakmaty::Role;
+
+use super::procedure::{BAG_ROLES, DrawState, Event, FULL_BAG, Next, Procedure, Transition};
+use super::rank_fix::{king_between_rooks, square};
+use crate::setup::StartPosition;
+
+/// The redraw bag method.
+pub struct BagRedraw;
+
+/// Files of the bishops placed so far.
+fn first_bishop_file(slots: &[Option<Role>; 8]) -> Option<usize> {
+    slots.iter().position(|&s| s == Some(Role::Bishop))
+}
+
+impl Procedure for BagRedraw {
+    fn start(&self) -> DrawState {
+        DrawState {
+            bag: FULL_BAG,
+            ..DrawState::default()
+        }
+    }
+
+    fn next(&self, state: &DrawState) -> Next {
+        if state.bag.iter().any(|&c| c > 0) {
+            return Next::Event(Event::draw(&state.bag));
+        }
+        let mut slots = state.slots;
+        let notes = king_between_rooks(&mut slots).into_iter().collect();
+        Next::Finished(StartPosition::mirrored(super::die::rank_of(slots)), notes)
+    }
+
+    fn apply(&self, state: &DrawState, label: u16) -> Transition {
+        let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
+            return Transition::Again;
+        };
+        let square = usize::from(state.stage);
+        if role == Role::Bishop
+            && let Some(first) = first_bishop_file(&state.slots)
+            && first % 2 == square % 2
+        {
+            let left: u8 = state.bag.iter().sum();
+            return if left > 1 {
+                Transition::Again
+            } else {
+                Transition::Restart
+            };
+        }
+        let mut next = *state;
+        next.bag[usize::from(label)] -= 1;
+        next.slots[square] = Some(role);
+        next.stage += 1;
+        Transition::Continue(next)
+    }
+
+    fn describe(&self, state: &DrawState) -> String {
+        format!("the piece for {}", square(usize::from(state.stage)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::method::procedure::{Effect, replay, split_tokens};
+
+    #[test]
+    fn a_same_colour_bishop_goes_back() {
+        // B on a1 (dark), then B for b1 is fine (light): no redraw, no swap.
+        let run = replay(&BagRedraw, &split_tokens("BBNNRKRQ")).unwrap();
+        assert_eq!(run.position.white.to_string(), "BBNNRKRQ");
+        // B on a1, N on b1, B for c1 (dark) goes back, Q instead.
+        let run = replay(&BagRedraw, &split_tokens("BNBQBRKRN")).unwrap();
+        assert_eq!(run.events[2].effect, Effect::Again);
+        assert_eq!(run.position.white.to_string(), "BNQBRKRN");
+    }
+
+    #[test]
+    fn a_lone_wrong_bishop_restarts() {
+        // h1 is light; the first bishop on b1 is light: the last bishop
+        // cannot go there, so the draw starts over.
+        let tokens = split_tokens("R B N N R K Q B R N B Q K B R N");
+        let run = replay(&BagRedraw, &tokens).unwrap();
+        assert_eq!(run.restarts, 1);
+        assert_eq!(run.position.white.to_string(), "RNBQKBRN");
+    }
+
+    #[test]
+    fn a_missing_piece_is_named() {
+        let err = replay(&BagRedraw, &split_tokens("Q Q")).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("draw 2 is 'Q': no such piece left in the bag"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,88 @@
+//! The second bag method of the founding documents: draw all eight pieces
+//! onto a1..h1. If the bishops stand on the same colour, swap the leftmost
+//! of the pairs a1-b1, c1-d1, e1-f1 that holds a bishop. If the king is not
+//! between its rooks, swap it with the closer rook.
+
+use shakmaty::Role;
+
+use super::procedure::{BAG_ROLES, DrawState, Event, FULL_BAG, Next, Procedure, Transition};
+use super::rank_fix::{king_between_rooks, square};
+use crate::setup::StartPosition;
+
+/// The swap bag method.
+pub struct BagSwap;
+
+/// Swaps the leftmost pair among a1-b1, c1-d1, e1-f1 that holds a bishop,
+/// when both bishops stand on one colour.
+fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<String> {
+    let bishops: Vec<usize> = (0..8).filter(|&i| slots[i] == Some(Role::Bishop)).collect();
+    if bishops.len() != 2 || bishops[0] % 2 != bishops[1] % 2 {
+        return None;
+    }
+    let pair = (0..3).find(|p| bishops.iter().any(|b| b / 2 == *p))?;
+    slots.swap(pair * 2, pair * 2 + 1);
+    Some(format!(
+        "bishops on one colour: swapped {} and {}",
+        square(pair * 2),
+        square(pair * 2 + 1)
+    ))
+}
+
+impl Procedure for BagSwap {
+    fn start(&self) -> DrawState {
+        DrawState {
+            bag: FULL_BAG,
+            ..DrawState::default()
+        }
+    }
+
+    fn next(&self, state: &DrawState) -> Next {
+        if state.bag.iter().any(|&c| c > 0) {
+            return Next::Event(Event::draw(&state.bag));
+        }
+        let mut slots = state.slots;
+        let mut notes: Vec<String> = bishops_onto_opposite_colours(&mut slots)
+            .into_iter()
+            .collect();
+        notes.extend(king_between_rooks(&mut slots));
+        Next::Finished(StartPosition::mirrored(super::die::rank_of(slots)), notes)
+    }
+
+    fn apply(&self, state: &DrawState, label: u16) -> Transition {
+        let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
+            return Transition::Again;
+        };
+        let mut next = *state;
+        next.bag[usize::from(label)] -= 1;
+        next.slots[usize::from(state.stage)] = Some(role);
+        next.stage += 1;
+        Transition::Continue(next)
+    }
+
+    fn describe(&self, state: &DrawState) -> String {
+        format!("the piece for {}", square(usize::from(state.stage)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::method::procedure::{replay, split_tokens};
+
+    #[test]
+    fn same_colour_bishops_swap_the_leftmost_pair() {
+        // Bishops on b1 and f1 (both light): pair a1-b1 swaps.
+        let run = replay(&BagSwap, &split_tokens("RBNKQBNR")).unwrap();
+        assert_eq!(run.position.white.to_string(), "BRNKQBNR");
+        assert_eq!(run.notes.len(), 1);
+    }
+
+    #[test]
+    fn both_fixes_apply_in_order() {
+        // Bishops c1, g1 (dark): c1-d1 swaps -> K B; then the king on c1 is
+        // left of the rooks on e1/f1 -> swaps with e1.
+        let run = replay(&BagSwap, &split_tokens("NQBKRRBN")).unwrap();
+        assert_eq!(run.position.white.to_string(), "NQRBKRBN");
+        assert_eq!(run.notes.len(), 2);
+    }
+}
