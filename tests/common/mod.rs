@@ -1,0 +1,57 @@
+//! Helpers shared by the integration tests: the binary under test, real
+//! engines and python-chess. In CI (`CI=true`) a missing engine or
+//! python-chess fails the test; elsewhere the test is skipped with a
+//! visible message.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The `uci960` binary built for this test run.
+pub fn uci960() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_uci960"))
+}
+
+/// Whether the tests run in CI, where nothing may be skipped.
+pub fn in_ci() -> bool {
+    std::env::var("CI").map(|v| v == "true" || v == "1").unwrap_or(false)
+}
+
+/// Finds an engine on PATH or in /usr/games (Debian puts engines there).
+/// `None` means: skip (only outside CI; in CI this panics).
+pub fn require_engine(name: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    dirs.push(PathBuf::from("/usr/games"));
+    for dir in dirs {
+        let candidate = dir.join(name);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+    }
+    missing(&format!("engine '{name}' (apt-get install {name})"))
+}
+
+/// Finds a python3 that can `import chess`.
+pub fn require_python_chess() -> Option<PathBuf> {
+    for python in ["python3", "python"] {
+        let ok = Command::new(python)
+            .args(["-c", "import chess, chess.engine"])
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false);
+        if ok {
+            return Some(PathBuf::from(python));
+        }
+    }
+    missing("python-chess (pip install chess)")
+}
+
+fn missing<T>(what: &str) -> Option<T> {
+    if in_ci() {
+        panic!("{what} is missing, and CI must not skip tests that need it");
+    }
+    eprintln!("SKIPPED: {what} is not installed; run scripts/test.sh to install it");
+    None
+}
