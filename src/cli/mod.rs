@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each turning arguments into
 //! library calls and output.
 
+pub mod analyze;
 mod output;
 pub mod positions;
 pub mod show;
@@ -24,6 +25,8 @@ pub enum Command {
     Positions(positions::PositionsArgs),
     /// Show one position: diagram, SP, both FENs and the verdict.
     Show(show::ShowArgs),
+    /// A method's exact distribution over the 960, optionally with a Monte Carlo check.
+    Analyze(analyze::AnalyzeArgs),
 }
 
 /// Runs the chosen command.
@@ -31,6 +34,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Positions(args) => positions::run(args),
         Command::Show(args) => show::run(args),
+        Command::Analyze(args) => analyze::run(args),
     }
 }
 

@@ -4,6 +4,7 @@
 //! a shakmaty position and FEN output live here; how positions are drawn
 //! lives in [`method`].
 
+pub mod analysis;
 mod backrank;
 pub mod method;
 
