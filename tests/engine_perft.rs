@@ -110,18 +110,14 @@ fn tricky_positions_in_both_notations() {
         let mut checked = 0;
         for line in text.lines() {
             if let Some(epd) = line.strip_prefix("epd ") {
-                pos = Some(parse_position(epd).expect("epd"));
+                // shakmaty refuses a few of these (impossible checks); so
+                // does the engine, which the protocol tests cover.
+                pos = parse_position(epd).ok();
             } else if let Some(rest) = line.strip_prefix("perft ") {
                 let (d, n) = rest.split_once(' ').expect("perft line");
                 let (d, n): (u32, u64) = (d.parse().expect("depth"), n.parse().expect("count"));
-                if d <= 3 && n <= 200_000 {
-                    check(
-                        &mut engine,
-                        pos.as_ref().expect("epd first"),
-                        d,
-                        n,
-                        chess960,
-                    );
+                if let Some(pos) = pos.as_ref().filter(|_| d <= 3 && n <= 200_000) {
+                    check(&mut engine, pos, d, n, chess960);
                     checked += 1;
                 }
             }
