@@ -8,3 +8,4 @@
 pub mod cli;
 pub mod notation;
 pub mod setup;
+pub mod sparring;

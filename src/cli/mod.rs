@@ -2,6 +2,7 @@
 //! library calls and output.
 
 pub mod analyze;
+pub mod engine;
 mod output;
 pub mod positions;
 pub mod show;
@@ -27,6 +28,8 @@ pub enum Command {
     Show(show::ShowArgs),
     /// A method's exact distribution over the 960, optionally with a Monte Carlo check.
     Analyze(analyze::AnalyzeArgs),
+    /// Run the built-in Chess960 UCI engine on stdin/stdout.
+    Engine(engine::EngineArgs),
 }
 
 /// Runs the chosen command.
@@ -35,6 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Positions(args) => positions::run(args),
         Command::Show(args) => show::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Engine(args) => engine::run(args),
     }
 }
 

@@ -1,0 +1,144 @@
+//! The edge: threads and pipes around the sans-IO [`Session`].
+//!
+//! Three threads: a reader turns input lines into events, a worker owns the
+//! [`Searcher`] and runs jobs in order, and the caller's thread feeds events
+//! to the session and writes every output line (flushed at once). Input and
+//! worker output share one channel, so the session sees `stop` and
+//! `isready` while the worker thinks, and the worker's lines (`info`, then
+//! `bestmove`) keep their order. End of input counts as `quit`.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+use super::perft;
+use super::search::Searcher;
+use super::session::{Effect, Job, Session, bestmove_line, info_line};
+use super::tt;
+
+enum Event {
+    Line(String),
+    EndOfInput,
+    Print(String),
+    /// The worker finished one search or perft.
+    Done,
+}
+
+/// Runs the engine on stdin and stdout until `quit` or end of input.
+pub fn run_stdio() -> io::Result<()> {
+    run(io::BufReader::new(io::stdin()), io::stdout().lock())
+}
+
+/// Runs the engine over any line source and sink.
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let (events_tx, events) = unbounded::<Event>();
+    let (jobs_tx, jobs) = unbounded::<(Job, Arc<AtomicBool>)>();
+
+    let reader_tx = events_tx.clone();
+    // Detached: it may stay blocked on input after `quit`; exit ends it.
+    thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if reader_tx.send(Event::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = reader_tx.send(Event::EndOfInput);
+    });
+    let worker = thread::spawn(move || work(jobs, events_tx));
+
+    let mut session = Session::new();
+    // Stop flags of the searches and perfts handed out, oldest first.
+    let mut outstanding: VecDeque<Arc<AtomicBool>> = VecDeque::new();
+    let mut quitting = false;
+    let mut result = Ok(());
+    for event in events.iter() {
+        let effects = match event {
+            Event::Line(line) => session.handle(&line),
+            Event::EndOfInput => session.handle("quit"),
+            Event::Print(line) => vec![Effect::Print(line)],
+            Event::Done => {
+                outstanding.pop_front();
+                session.job_done();
+                Vec::new()
+            }
+        };
+        for effect in effects {
+            match effect {
+                Effect::Print(line) => {
+                    if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
+                        result = Err(e);
+                        quitting = true;
+                        outstanding
+                            .iter()
+                            .for_each(|f| f.store(true, Ordering::Relaxed));
+                    }
+                }
+                Effect::Start(job) => {
+                    let stop = Arc::new(AtomicBool::new(false));
+                    if !matches!(job, Job::Resize(_)) {
+                        outstanding.push_back(Arc::clone(&stop));
+                    }
+                    let _ = jobs_tx.send((job, stop));
+                }
+                Effect::Stop => outstanding
+                    .iter()
+                    .for_each(|f| f.store(true, Ordering::Relaxed)),
+                Effect::Quit => quitting = true,
+            }
+        }
+        if quitting && !session.busy() {
+            break;
+        }
+    }
+    drop(jobs_tx);
+    let _ = worker.join();
+    result
+}
+
+/// The worker: runs jobs in order, reports lines and completions.
+fn work(jobs: Receiver<(Job, Arc<AtomicBool>)>, events: Sender<Event>) {
+    let mut searcher = Searcher::new(tt::DEFAULT_MB);
+    for (job, stop) in jobs.iter() {
+        match job {
+            Job::Resize(mb) => searcher.resize(mb),
+            Job::Perft {
+                position,
+                depth,
+                mode,
+            } => {
+                match perft::divide(&position, depth, mode, &stop) {
+                    Some(lines) => lines.into_iter().for_each(|l| {
+                        let _ = events.send(Event::Print(l));
+                    }),
+                    None => {
+                        let _ = events.send(Event::Print("info string perft stopped".to_string()));
+                    }
+                }
+                let _ = events.send(Event::Done);
+            }
+            Job::Search(job) => {
+                let mut report = |r: &_| {
+                    let _ = events.send(Event::Print(info_line(r, &job.position, job.chess960)));
+                };
+                let result =
+                    searcher.search(&job.position, &job.history, &job.limits, &stop, &mut report);
+                // `go infinite`: the answer waits for `stop` (UCI rule).
+                while job.wait_for_stop && !stop.load(Ordering::Relaxed) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+                let _ = events.send(Event::Print(bestmove_line(
+                    &result,
+                    &job.position,
+                    job.chess960,
+                )));
+                let _ = events.send(Event::Done);
+            }
+        }
+    }
+}
