@@ -269,7 +269,7 @@ impl Searcher {
             return true;
         }
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             } else if let Some(hard) = self.limits.hard
