@@ -60,12 +60,22 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
     let worker = thread::spawn(move || work(jobs, events_tx));
 
     let mut session = Session::new();
-    // Stop flags of the searches and perfts handed out, oldest first.
-    let mut outstanding: VecDeque<Arc<AtomicBool>> = VecDeque::new();
+    // Stop flags of the searches and perfts handed out, oldest first, and
+    // whether each is a perft.
+    let mut outstanding: VecDeque<(Arc<AtomicBool>, bool)> = VecDeque::new();
+    let stop_all = |outstanding: &VecDeque<(Arc<AtomicBool>, bool)>, perfts_too: bool| {
+        for (flag, perft) in outstanding {
+            if perfts_too || !perft {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    };
     let mut quitting = false;
     let mut result = Ok(());
     for event in events.iter() {
         let effects = match event {
+            // After `quit` only the answers still owed are printed.
+            Event::Line(_) | Event::EndOfInput if quitting => Vec::new(),
             Event::Line(line) => session.handle(&line),
             Event::EndOfInput => session.handle("quit"),
             Event::Print(line) => vec![Effect::Print(line)],
@@ -81,22 +91,23 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
                     if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
                         result = Err(e);
                         quitting = true;
-                        outstanding
-                            .iter()
-                            .for_each(|f| f.store(true, Ordering::Relaxed));
+                        stop_all(&outstanding, true);
                     }
                 }
                 Effect::Start(job) => {
                     let stop = Arc::new(AtomicBool::new(false));
-                    if !matches!(job, Job::Resize(_)) {
-                        outstanding.push_back(Arc::clone(&stop));
+                    match job {
+                        Job::Resize(_) => {}
+                        Job::Perft { .. } => outstanding.push_back((Arc::clone(&stop), true)),
+                        Job::Search(_) => outstanding.push_back((Arc::clone(&stop), false)),
                     }
                     let _ = jobs_tx.send((job, stop));
                 }
-                Effect::Stop => outstanding
-                    .iter()
-                    .for_each(|f| f.store(true, Ordering::Relaxed)),
-                Effect::Quit => quitting = true,
+                Effect::Stop => stop_all(&outstanding, true),
+                Effect::Quit => {
+                    stop_all(&outstanding, false);
+                    quitting = true;
+                }
             }
         }
         if quitting && !session.busy() {
