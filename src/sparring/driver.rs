@@ -124,7 +124,13 @@ fn work(jobs: Receiver<(Job, Arc<AtomicBool>)>, events: Sender<Event>) {
     let mut searcher = Searcher::new(tt::DEFAULT_MB);
     for (job, stop) in jobs.iter() {
         match job {
-            Job::Resize(mb) => searcher.resize(mb),
+            Job::Resize(mb) => {
+                if !searcher.resize(mb) {
+                    let _ = events.send(Event::Print(format!(
+                        "info string Hash: cannot allocate {mb} MiB; using 1 MiB"
+                    )));
+                }
+            }
             Job::Perft {
                 position,
                 depth,

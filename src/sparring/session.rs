@@ -339,6 +339,26 @@ mod tests {
             .collect()
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_line_panics(line in "\\PC{0,60}") {
+            let _ = Session::new().handle(&line);
+        }
+
+        #[test]
+        fn no_command_like_line_panics(
+            command in proptest::sample::select(vec![
+                "position", "position fen", "position startpos moves", "go", "go perft",
+                "setoption name", "setoption name Hash value", "go searchmoves",
+            ]),
+            rest in proptest::collection::vec("[a-hk-rw1-8/ \\-KQkqx0]{0,12}", 0..8),
+        ) {
+            let mut s = Session::new();
+            let _ = s.handle(&format!("{command} {}", rest.join(" ")));
+            let _ = s.handle("go depth 1");
+        }
+    }
+
     #[test]
     fn uci_handshake_declares_chess960_and_hash() {
         let mut s = Session::new();
