@@ -9,7 +9,7 @@ mod engine_support;
 use std::time::{Duration, Instant};
 
 use engine_support::{Engine, checked_move};
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess};
 use uci960::notation::fen::parse_position;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -89,8 +89,8 @@ fn isready_is_answered_during_a_search_and_infinite_waits_for_stop() {
         );
     }
     engine.send("stop");
-    let (best, _) = (engine.until(|l| l.starts_with("bestmove")), ());
-    assert_eq!(best.last().unwrap(), "bestmove a1a8");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove a1a8");
 }
 
 #[test]
@@ -156,6 +156,8 @@ fn bad_input_gets_info_string_and_the_last_good_position_is_played() {
     );
     // Non-UTF-8 and very long lines don't kill it either.
     engine.send(&"x".repeat(100_000));
+    assert_eq!(engine.sync().len(), 1);
+    engine.send_bytes(b"\xff\xfe\x00 position\n");
     assert_eq!(engine.sync().len(), 1);
     // After all that the position is still the last good one.
     let (best, _) = engine.go("go depth 3");
@@ -237,6 +239,4 @@ fn clock_based_go_answers_in_time() {
             started.elapsed()
         );
     }
-    let pos: Chess = Chess::default();
-    assert!(pos.legal_moves().len() == 20);
 }

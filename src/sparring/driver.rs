@@ -42,8 +42,15 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
     let reader_tx = events_tx.clone();
     // Detached: it may stay blocked on input after `quit`; exit ends it.
     thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
+        let mut input = input;
+        let mut buf = Vec::new();
+        // Bytes, not `lines()`: a line that isn't UTF-8 is bad input to
+        // report, not the end of the conversation.
+        while matches!(input.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+            let line = String::from_utf8_lossy(&buf)
+                .trim_end_matches(['\n', '\r'])
+                .to_string();
+            buf.clear();
             if reader_tx.send(Event::Line(line)).is_err() {
                 return;
             }
@@ -53,12 +60,22 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
     let worker = thread::spawn(move || work(jobs, events_tx));
 
     let mut session = Session::new();
-    // Stop flags of the searches and perfts handed out, oldest first.
-    let mut outstanding: VecDeque<Arc<AtomicBool>> = VecDeque::new();
+    // Stop flags of the searches and perfts handed out, oldest first, and
+    // whether each is a perft.
+    let mut outstanding: VecDeque<(Arc<AtomicBool>, bool)> = VecDeque::new();
+    let stop_all = |outstanding: &VecDeque<(Arc<AtomicBool>, bool)>, perfts_too: bool| {
+        for (flag, perft) in outstanding {
+            if perfts_too || !perft {
+                flag.store(true, Ordering::Relaxed);
+            }
+        }
+    };
     let mut quitting = false;
     let mut result = Ok(());
     for event in events.iter() {
         let effects = match event {
+            // After `quit` only the answers still owed are printed.
+            Event::Line(_) | Event::EndOfInput if quitting => Vec::new(),
             Event::Line(line) => session.handle(&line),
             Event::EndOfInput => session.handle("quit"),
             Event::Print(line) => vec![Effect::Print(line)],
@@ -74,22 +91,23 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
                     if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
                         result = Err(e);
                         quitting = true;
-                        outstanding
-                            .iter()
-                            .for_each(|f| f.store(true, Ordering::Relaxed));
+                        stop_all(&outstanding, true);
                     }
                 }
                 Effect::Start(job) => {
                     let stop = Arc::new(AtomicBool::new(false));
-                    if !matches!(job, Job::Resize(_)) {
-                        outstanding.push_back(Arc::clone(&stop));
+                    match job {
+                        Job::Resize(_) => {}
+                        Job::Perft { .. } => outstanding.push_back((Arc::clone(&stop), true)),
+                        Job::Search(_) => outstanding.push_back((Arc::clone(&stop), false)),
                     }
                     let _ = jobs_tx.send((job, stop));
                 }
-                Effect::Stop => outstanding
-                    .iter()
-                    .for_each(|f| f.store(true, Ordering::Relaxed)),
-                Effect::Quit => quitting = true,
+                Effect::Stop => stop_all(&outstanding, true),
+                Effect::Quit => {
+                    stop_all(&outstanding, false);
+                    quitting = true;
+                }
             }
         }
         if quitting && !session.busy() {
@@ -106,7 +124,13 @@ fn work(jobs: Receiver<(Job, Arc<AtomicBool>)>, events: Sender<Event>) {
     let mut searcher = Searcher::new(tt::DEFAULT_MB);
     for (job, stop) in jobs.iter() {
         match job {
-            Job::Resize(mb) => searcher.resize(mb),
+            Job::Resize(mb) => {
+                if !searcher.resize(mb) {
+                    let _ = events.send(Event::Print(format!(
+                        "info string Hash: cannot allocate {mb} MiB; using 1 MiB"
+                    )));
+                }
+            }
             Job::Perft {
                 position,
                 depth,
@@ -140,5 +164,54 @@ fn work(jobs: Receiver<(Job, Arc<AtomicBool>)>, events: Sender<Event>) {
                 let _ = events.send(Event::Done);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_script(script: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        run(io::Cursor::new(script.as_bytes().to_vec()), &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn end_of_input_still_answers_every_go_once() {
+        let out = run_script("uci\nisready\nposition startpos\ngo infinite\ngo depth 3\n");
+        assert!(out.contains(&"uciok".to_string()));
+        assert!(out.contains(&"readyok".to_string()));
+        let bestmoves: Vec<_> = out.iter().filter(|l| l.starts_with("bestmove ")).collect();
+        assert_eq!(bestmoves.len(), 2, "{out:?}");
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_not_fatal() {
+        let mut out = Vec::new();
+        let script = b"\xff\xfe garbage\r\nisready\n".to_vec();
+        run(io::Cursor::new(script), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with("info string unknown command"), "{out}");
+        assert!(out.ends_with("readyok\n"), "{out}");
+    }
+
+    #[test]
+    fn queued_commands_run_in_order() {
+        let out =
+            run_script("position startpos\ngo perft 1\nposition startpos moves e2e4\ngo perft 1\n");
+        let totals: Vec<_> = out
+            .iter()
+            .filter(|l| l.starts_with("Nodes searched"))
+            .collect();
+        assert_eq!(totals, ["Nodes searched: 20", "Nodes searched: 20"]);
+        assert!(
+            out.iter().any(|l| l == "e7e5: 1"),
+            "second perft is after e2e4"
+        );
     }
 }

@@ -166,9 +166,18 @@ impl Searcher {
         }
     }
 
-    /// Replaces the table by one of `mb` MiB.
-    pub fn resize(&mut self, mb: usize) {
-        self.tt = Table::new(mb);
+    /// Replaces the table by one of `mb` MiB; false (and the old table
+    /// kept) when that much memory can't be had.
+    pub fn resize(&mut self, mb: usize) -> bool {
+        // Free the old table first so that the two never need to coexist.
+        self.tt = Table::new(1);
+        match Table::try_new(mb) {
+            Some(t) => {
+                self.tt = t;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Searches `root`. `history` holds the hashes of the game's earlier
@@ -269,7 +278,7 @@ impl Searcher {
             return true;
         }
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             } else if let Some(hard) = self.limits.hard

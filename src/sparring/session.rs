@@ -5,8 +5,8 @@
 //! * `isready` is answered at once, also while a search runs.
 //! * Every `go` gets exactly one `bestmove`, in order: a `go` during a
 //!   search is queued behind it (as in Stockfish, so piped scripts work),
-//!   `stop` ends the running search and everything queued, `quit` stops and
-//!   still lets every search answer. `go perft` prints the divide and, as in
+//!   `stop` ends the running search and everything queued, `quit` (or end
+//!   of input) stops the searches and still lets every one answer. `go perft` prints the divide and, as in
 //!   Stockfish, no `bestmove`.
 //! * `position` is all or nothing: a bad FEN or an illegal move leaves the
 //!   last good position in place (and says why in an `info string`), so a
@@ -49,6 +49,8 @@ pub struct SearchJob {
 }
 
 /// What the driver must do.
+// A handful of effects per input line: boxing the job would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Effect {
     Print(String),
@@ -56,7 +58,9 @@ pub enum Effect {
     Start(Job),
     /// Raise the stop flags of the running and queued searches and perfts.
     Stop,
-    /// Leave after the search thread has finished its jobs.
+    /// Stop the searches (a perft runs to its end, as in Stockfish, so
+    /// that `echo "go perft 5" | uci960 engine` works) and leave once the
+    /// search thread has answered everything.
     Quit,
 }
 
@@ -135,14 +139,7 @@ impl Session {
                     Vec::new()
                 }
             }
-            "quit" => {
-                let mut effects = Vec::new();
-                if self.busy() {
-                    effects.push(Effect::Stop);
-                }
-                effects.push(Effect::Quit);
-                effects
-            }
+            "quit" => vec![Effect::Quit],
             other => vec![info(format!("unknown command '{other}'"))],
         }
     }
@@ -340,6 +337,26 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_line_panics(line in "\\PC{0,60}") {
+            let _ = Session::new().handle(&line);
+        }
+
+        #[test]
+        fn no_command_like_line_panics(
+            command in proptest::sample::select(vec![
+                "position", "position fen", "position startpos moves", "go", "go perft",
+                "setoption name", "setoption name Hash value", "go searchmoves",
+            ]),
+            rest in proptest::collection::vec("[a-hk-rw1-8/ \\-KQkqx0]{0,12}", 0..8),
+        ) {
+            let mut s = Session::new();
+            let _ = s.handle(&format!("{command} {}", rest.join(" ")));
+            let _ = s.handle("go depth 1");
+        }
     }
 
     #[test]

@@ -41,9 +41,11 @@ impl Clock {
             let t = Duration::from_millis(mt.saturating_sub(OVERHEAD_MS / 2).max(1));
             return Some(Budget { soft: t, hard: t });
         }
+        // A clock for the other side only still means the game is timed:
+        // plan with that one rather than think forever.
         let (time, inc) = match side {
-            Color::White => (self.wtime?, self.winc.unwrap_or(0)),
-            Color::Black => (self.btime?, self.binc.unwrap_or(0)),
+            Color::White => (self.wtime.or(self.btime)?, self.winc.unwrap_or(0)),
+            Color::Black => (self.btime.or(self.wtime)?, self.binc.unwrap_or(0)),
         };
         let left = time.saturating_sub(OVERHEAD_MS).max(1);
         let mtg = self.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 60);
@@ -99,5 +101,10 @@ mod tests {
         };
         assert_eq!(ms(c.budget(Color::Black).unwrap()), (90, 90));
         assert!(Clock::default().budget(Color::White).is_none());
+        let only_black = Clock {
+            btime: Some(3_000),
+            ..Clock::default()
+        };
+        assert!(only_black.budget(Color::White).is_some());
     }
 }

@@ -44,12 +44,24 @@ pub struct Table {
 impl Table {
     /// A table of about `mb` MiB (at least one entry).
     pub fn new(mb: usize) -> Table {
+        Table::try_new(mb).unwrap_or_else(|| Table {
+            entries: vec![None; 1],
+            generation: 0,
+        })
+    }
+
+    /// A table of about `mb` MiB, or `None` when the memory isn't there
+    /// (a `setoption name Hash` too big for the machine must not abort).
+    pub fn try_new(mb: usize) -> Option<Table> {
         let size = std::mem::size_of::<Option<Entry>>().max(1);
         let count = (mb.clamp(1, MAX_MB) * 1024 * 1024 / size).max(1);
-        Table {
-            entries: vec![None; count],
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(count).ok()?;
+        entries.resize(count, None);
+        Some(Table {
+            entries,
             generation: 0,
-        }
+        })
     }
 
     /// Starts a new search: every older entry now reads as empty.

@@ -60,6 +60,12 @@ impl Engine {
         self.stdin.flush().expect("flush to engine");
     }
 
+    /// Writes raw bytes (for input that isn't UTF-8).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("write to engine");
+        self.stdin.flush().expect("flush to engine");
+    }
+
     /// The next line with its arrival time, or `None` after `timeout`.
     pub fn next_line(&self, timeout: Duration) -> Option<(Instant, String)> {
         match self.lines.recv_timeout(timeout) {
