@@ -6,5 +6,6 @@
 //! source of chess truth.
 
 pub mod cli;
+pub mod conformance;
 pub mod notation;
 pub mod setup;
