@@ -146,7 +146,11 @@ fn only_move(g: &Geometry, black_rights: bool) -> Vec<Sketch> {
 fn with_black_king(s: Sketch, black_rights: bool, rooks8: &[File]) -> Vec<Sketch> {
     let mut out = Vec::new();
     for file in File::ALL {
-        if !s.is_free(file, 8) {
+        // A king with castling rights stands where a Chess960 king can:
+        // b..g, between its rooks.
+        let between = rooks8.iter().any(|&r| r < file) && rooks8.iter().any(|&r| r > file);
+        let plausible = file != File::A && file != File::H;
+        if !s.is_free(file, 8) || (black_rights && !(plausible && (between || rooks8.len() == 1))) {
             continue;
         }
         let mut t = s.clone();
@@ -369,6 +373,14 @@ mod tests {
             match c.forcing {
                 Forcing::OnlyLegalMove => assert!(castle_is_only_move(&c.position, c.castle)),
                 Forcing::OnlyMateInOne => assert!(castle_is_only_mate(&c.position, c.castle)),
+            }
+            // Any side with castling rights has its king on b..g, as in a
+            // game from a Chess960 start.
+            for color in Color::ALL {
+                if c.position.castles().has_color(color) {
+                    let king = c.position.board().king_of(color).unwrap();
+                    assert!(!matches!(king.file(), File::A | File::H), "{fen}");
+                }
             }
             if c.dfrc {
                 let field = crate::notation::fen::shredder_castling_field(&c.position);
