@@ -7,5 +7,7 @@
 
 pub mod cli;
 pub mod conformance;
+pub mod engine;
 pub mod notation;
 pub mod setup;
+pub mod uci;
