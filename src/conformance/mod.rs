@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod driver;
+pub mod engine_driver;
 pub mod forced;
 pub mod geometry;
 pub mod moves_list;
