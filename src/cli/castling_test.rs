@@ -18,6 +18,7 @@ use crate::conformance::suite::{
     planned_steps, run as run_suite,
 };
 use crate::engine::EngineCommand;
+use crate::notation::fen::FenFlavour;
 
 #[derive(Args, Debug)]
 pub struct CastlingTestArgs {
@@ -30,6 +31,10 @@ pub struct CastlingTestArgs {
     /// How many Double Fischer Random start positions perft-dfrc runs.
     #[arg(long, default_value_t = DEFAULT_DFRC_POSITIONS)]
     pub dfrc_positions: usize,
+    /// FEN castling field given to the engine: shredder (`HAha`, the UCI
+    /// form) or xfen (`KQkq`).
+    #[arg(long, default_value_t = FenFlavour::Shredder, value_name = "shredder|xfen")]
+    pub fen: FenFlavour,
     /// Also write the report as JSON (check names as keys) to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -56,6 +61,7 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         search_depth: args.search_depth,
         only: (!args.only.is_empty()).then(|| args.only.clone()),
         dfrc_positions: args.dfrc_positions,
+        fen: args.fen,
     };
     let mut driver = EngineDriver::start(&cmd)
         .with_context(|| format!("cannot start engine '{}'", cmd.display()))?;

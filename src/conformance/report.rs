@@ -134,6 +134,7 @@ impl CheckReport {
 #[derive(Debug)]
 pub struct Tally {
     report: CheckReport,
+    dfrc_failures: usize,
 }
 
 impl Tally {
@@ -148,6 +149,7 @@ impl Tally {
                 note: None,
                 seconds: 0.0,
             },
+            dfrc_failures: 0,
         }
     }
 
@@ -163,6 +165,16 @@ impl Tally {
         }
     }
 
+    /// A failure in a Double Fischer Random position (Black's rook files
+    /// differ from White's): counted apart, so that an engine that only
+    /// lacks DFRC support is told so.
+    pub fn fail_dfrc(&mut self, failure: Failure, dfrc: bool) {
+        if dfrc {
+            self.dfrc_failures += 1;
+        }
+        self.fail(failure);
+    }
+
     pub fn note(&mut self, note: impl Into<String>) {
         self.report.note = Some(note.into());
     }
@@ -170,6 +182,16 @@ impl Tally {
     pub fn finish(mut self, seconds: f64) -> CheckReport {
         if self.report.failures > 0 {
             self.report.verdict = Verdict::Fail;
+            if self.dfrc_failures == self.report.failures {
+                let all = format!(
+                    "all {} failures are DFRC positions (Black's rook files differ from White's)",
+                    self.dfrc_failures
+                );
+                self.report.note = Some(match self.report.note.take() {
+                    Some(n) => format!("{n}; {all}"),
+                    None => all,
+                });
+            }
         } else if self.report.positions == 0 && self.report.verdict == Verdict::Pass {
             self.report.verdict = Verdict::Skip("no position applied".into());
         }

@@ -27,6 +27,9 @@ pub struct Options {
     pub search_depth: u32,
     pub only: Option<Vec<CheckName>>,
     pub dfrc_positions: usize,
+    /// The castling field the engine is given: Shredder-FEN by default
+    /// (the UCI specification's form), X-FEN for engines that read only it.
+    pub fen: FenFlavour,
 }
 
 pub const DEFAULT_PERFT_DEPTH: u32 = 3;
@@ -40,6 +43,7 @@ impl Default for Options {
             search_depth: DEFAULT_SEARCH_DEPTH,
             only: None,
             dfrc_positions: DEFAULT_DFRC_POSITIONS,
+            fen: FenFlavour::Shredder,
         }
     }
 }
@@ -85,8 +89,8 @@ fn uci(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Chess960).to_string()
 }
 
-fn position_line(start: &Chess, moves: &[Move]) -> String {
-    let mut line = format!("position fen {}", position_fen(start, FenFlavour::Shredder));
+fn position_line(flavour: FenFlavour, start: &Chess, moves: &[Move]) -> String {
+    let mut line = format!("position fen {}", position_fen(start, flavour));
     if !moves.is_empty() {
         line.push_str(" moves");
         for &m in moves {
@@ -141,7 +145,7 @@ impl Run<'_> {
         let depth = self.options.perft_depth;
         let (mut engine_secs, mut ours_secs, mut nodes) = (0.0, 0.0, 0u64);
         for l in positions {
-            let position = position_line(&l.position, &[]);
+            let position = position_line(self.options.fen, &l.position, &[]);
             let t = Instant::now();
             let answer = self.driver.perft(&position, depth)?;
             engine_secs += t.elapsed().as_secs_f64();
@@ -183,7 +187,7 @@ impl Run<'_> {
     fn perft_failure(&self, l: &Labelled, position: &str, expected: &str, got: String) -> Failure {
         Failure {
             label: l.label.clone(),
-            fen: position_fen(&l.position, FenFlavour::Shredder),
+            fen: position_fen(&l.position, self.options.fen),
             reproduce: self.reproduce(position, &format!("go perft {}", self.options.perft_depth)),
             expected: expected.to_string(),
             got,
@@ -201,7 +205,7 @@ impl Run<'_> {
         let mut found = Tally::new(CheckName::ForcedCastle);
         let mut notation = Tally::new(CheckName::CastleNotation);
         for c in forced {
-            let position = position_line(&c.position, &[]);
+            let position = position_line(self.options.fen, &c.position, &[]);
             let answer = self.ask(&position)?;
             let (kxr, standard) = castle_notations(c.castle);
             let why = match c.forcing {
@@ -210,7 +214,7 @@ impl Run<'_> {
             };
             let failure = |expected: String, got: String| Failure {
                 label: c.label(),
-                fen: position_fen(&c.position, FenFlavour::Shredder),
+                fen: position_fen(&c.position, self.options.fen),
                 reproduce: self.reproduce(&position, &self.go()),
                 expected,
                 got,
@@ -222,19 +226,19 @@ impl Run<'_> {
                 }
                 Answer::CastleKingSquares => {
                     found.pass();
-                    notation.fail(failure(
+                    notation.fail_dfrc(failure(
                         format!("{kxr} (king takes own rook)"),
                         format!("{answer} (king's destination square: standard-UCI notation, not Chess960)"),
-                    ));
+                    ), c.dfrc);
                 }
-                Answer::OtherLegal(mv) => found.fail(failure(
+                Answer::OtherLegal(mv) => found.fail_dfrc(failure(
                     format!("{kxr}, the castle ({why})"),
                     format!("{mv} (legal, but not the castle)"),
-                )),
-                Answer::Illegal(mv) => found.fail(failure(
+                ), c.dfrc),
+                Answer::Illegal(mv) => found.fail_dfrc(failure(
                     format!("{kxr}, the castle ({why})"),
                     format!("{mv} (not a legal move; the castle in standard notation would be {standard})"),
-                )),
+                ), c.dfrc),
             }
             self.tick();
         }
@@ -257,51 +261,60 @@ impl Run<'_> {
         let started = Instant::now();
         let mut tally = Tally::new(CheckName::RightsTracking);
         for s in scenarios {
-            let position = position_line(&s.start, &s.moves);
+            let position = position_line(self.options.fen, &s.start, &s.moves);
             let (kxr, standard) = castle_notations(s.lost);
             let handshake = self.driver.handshake_lines();
             let failure = |go: String, expected: String, got: String| Failure {
                 label: s.label.clone(),
-                fen: position_fen(&s.start, FenFlavour::Shredder),
+                fen: position_fen(&s.start, self.options.fen),
                 reproduce: reproduce_lines(&handshake, &position, &go),
                 expected,
                 got,
             };
+            let dfrc = s.label.ends_with("dfrc");
             let answer = self.ask(&position)?;
             if is_legal(&s.end, &answer) {
                 tally.pass();
             } else if answer == kxr || answer == standard {
-                tally.fail(failure(
-                    self.go(),
-                    format!(
-                        "any legal move but {kxr}: that castling right was lost ({})",
-                        s.how
+                tally.fail_dfrc(
+                    failure(
+                        self.go(),
+                        format!(
+                            "any legal move but {kxr}: that castling right was lost ({})",
+                            s.how
+                        ),
+                        format!("{answer} (castled with the lost right)"),
                     ),
-                    format!("{answer} (castled with the lost right)"),
-                ));
+                    dfrc,
+                );
             } else {
-                tally.fail(failure(
-                    self.go(),
-                    "a legal move".into(),
-                    format!("{answer} (not a legal move)"),
-                ));
+                tally.fail_dfrc(
+                    failure(
+                        self.go(),
+                        "a legal move".into(),
+                        format!("{answer} (not a legal move)"),
+                    ),
+                    dfrc,
+                );
             }
             if perft {
                 let reference = reference_divide(&s.end, 1);
                 match self.driver.perft(&position, 1)? {
                     Some(divide) => match compare(&reference, &divide) {
                         None => tally.pass(),
-                        Some(m) => tally.fail(failure(
-                            "go perft 1".into(),
-                            format!("{} legal moves, without {kxr}", reference.total),
-                            m.to_string(),
-                        )),
+                        Some(m) => tally.fail_dfrc(
+                            failure(
+                                "go perft 1".into(),
+                                format!("{} legal moves, without {kxr}", reference.total),
+                                m.to_string(),
+                            ),
+                            dfrc,
+                        ),
                     },
-                    None => tally.fail(failure(
-                        "go perft 1".into(),
-                        "a divide".into(),
-                        "no divide".into(),
-                    )),
+                    None => tally.fail_dfrc(
+                        failure("go perft 1".into(), "a divide".into(), "no divide".into()),
+                        dfrc,
+                    ),
                 }
             }
             self.tick();
@@ -319,7 +332,7 @@ impl Run<'_> {
         let started = Instant::now();
         let mut tally = Tally::new(CheckName::MovesListCastle);
         for s in scenarios {
-            let position = position_line(&s.start, &s.moves);
+            let position = position_line(self.options.fen, &s.start, &s.moves);
             let answer = self.ask(&position)?;
             let castle = uci(s.moves[s.castle_at]);
             if is_legal(&s.end, &answer) {
@@ -332,13 +345,16 @@ impl Run<'_> {
                 } else {
                     format!("{answer} (not a legal move)")
                 };
-                tally.fail(Failure {
-                    label: s.label.clone(),
-                    fen: position_fen(&s.start, FenFlavour::Shredder),
-                    reproduce: self.reproduce(&position, &self.go()),
-                    expected: format!("a legal move after {castle} and the rest of the list"),
-                    got,
-                });
+                tally.fail_dfrc(
+                    Failure {
+                        label: s.label.clone(),
+                        fen: position_fen(&s.start, self.options.fen),
+                        reproduce: self.reproduce(&position, &self.go()),
+                        expected: format!("a legal move after {castle} and the rest of the list"),
+                        got,
+                    },
+                    s.label.starts_with("DFRC"),
+                );
             }
             self.tick();
         }
@@ -443,7 +459,7 @@ pub fn run(
         let probe = material
             .starts
             .first()
-            .map(|l| position_line(&l.position, &[]))
+            .map(|l| position_line(options.fen, &l.position, &[]))
             .unwrap_or_else(|| "position startpos".into());
         match run.driver.perft(&probe, 1) {
             Ok(answer) => perft_supported = Some(answer.is_some()),

@@ -11,6 +11,7 @@ fn material_and_options() -> (Material, Options) {
         search_depth: 2,
         only: None,
         dfrc_positions: 20,
+        fen: crate::notation::fen::FenFlavour::Shredder,
     };
     let mut material = Material::generate(&options);
     // Keep the unit test quick: a slice of each perft set.
