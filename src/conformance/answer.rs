@@ -4,7 +4,7 @@
 //! failure, not an illegal move), another legal move, or an illegal one.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Square};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Position, Square};
 
 /// The two ways to write a castle: `(KxR, king to its destination)`.
 pub fn castle_notations(castle: Move) -> (String, String) {
@@ -58,6 +58,18 @@ pub fn is_legal(pos: &Chess, answer: &str) -> bool {
     legal_move(pos, answer).is_some()
 }
 
+/// Whether `answer` is legal, or is a legal castle written as the king's
+/// move to its destination: the engine understood the position, and the
+/// notation is castle-notation's business.
+pub fn is_legal_any_notation(pos: &Chess, answer: &str) -> bool {
+    is_legal(pos, answer)
+        || pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.is_castle())
+            .any(|m| castle_notations(m).1 == answer)
+}
+
 /// The legal move `answer` names in KxR notation, if any.
 pub fn legal_move(pos: &Chess, answer: &str) -> Option<Move> {
     let uci = UciMove::from_ascii(answer.as_bytes()).ok()?;
@@ -98,6 +110,8 @@ mod tests {
             Answer::Illegal("(none)".into())
         );
         assert!(!is_legal(&pos, "e1g1"), "king-two-squares is not KxR");
+        assert!(is_legal_any_notation(&pos, "e1g1"));
+        assert!(!is_legal_any_notation(&pos, "e1e3"));
         assert!(is_legal(&pos, "e1a1"));
     }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 
-use super::answer::{Answer, castle_notations, classify, is_legal};
+use super::answer::{Answer, castle_notations, classify, is_legal, is_legal_any_notation};
 use super::driver::{Driver, DriverError};
 use super::forced::{Crafted, Forcing, forced_castles};
 use super::moves_list::{MovesListScenario, moves_list_scenarios};
@@ -273,7 +273,7 @@ impl Run<'_> {
             };
             let dfrc = s.label.ends_with("dfrc");
             let answer = self.ask(&position)?;
-            if is_legal(&s.end, &answer) {
+            if is_legal_any_notation(&s.end, &answer) {
                 tally.pass();
             } else if answer == kxr || answer == standard {
                 tally.fail_dfrc(
@@ -335,7 +335,7 @@ impl Run<'_> {
             let position = position_line(self.options.fen, &s.start, &s.moves);
             let answer = self.ask(&position)?;
             let castle = uci(s.moves[s.castle_at]);
-            if is_legal(&s.end, &answer) {
+            if is_legal_any_notation(&s.end, &answer) {
                 tally.pass();
             } else {
                 let got = if is_legal(&s.dropped, &answer) {
