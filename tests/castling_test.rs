@@ -165,6 +165,26 @@ fn glaurung_fails_only_dfrc_positions() {
     }
 }
 
+/// Without the DFRC positions Glaurung passes every check that applies.
+#[test]
+fn glaurung_passes_without_dfrc() {
+    let Some(e) = common::require_engine("glaurung") else {
+        return;
+    };
+    let (out, report) = run(&[e.to_str().unwrap()], &["--skip-dfrc"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(result(&report, "perft-dfrc"), "skip");
+    for check in [
+        "declares-chess960",
+        "forced-castle",
+        "castle-notation",
+        "rights-tracking",
+        "moves-list-castle",
+    ] {
+        assert_eq!(result(&report, check), "pass", "{check}");
+    }
+}
+
 #[test]
 fn toga_fails_declares_chess960_and_the_rest_does_not_apply() {
     let Some(e) = common::require_engine("toga2") else {

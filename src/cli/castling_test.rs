@@ -35,6 +35,10 @@ pub struct CastlingTestArgs {
     /// form) or xfen (`KQkq`).
     #[arg(long, default_value_t = FenFlavour::Shredder, value_name = "shredder|xfen")]
     pub fen: FenFlavour,
+    /// Leave out the Double Fischer Random positions (Black's rook files
+    /// differing from White's), for engines that do not claim DFRC.
+    #[arg(long)]
+    pub skip_dfrc: bool,
     /// Also write the report as JSON (check names as keys) to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -62,6 +66,7 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         only: (!args.only.is_empty()).then(|| args.only.clone()),
         dfrc_positions: args.dfrc_positions,
         fen: args.fen,
+        skip_dfrc: args.skip_dfrc,
     };
     let mut driver = EngineDriver::start(&cmd)
         .with_context(|| format!("cannot start engine '{}'", cmd.display()))?;

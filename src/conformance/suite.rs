@@ -30,6 +30,9 @@ pub struct Options {
     /// The castling field the engine is given: Shredder-FEN by default
     /// (the UCI specification's form), X-FEN for engines that read only it.
     pub fen: FenFlavour,
+    /// Leave out Double Fischer Random positions (for engines that do not
+    /// claim to play DFRC).
+    pub skip_dfrc: bool,
 }
 
 pub const DEFAULT_PERFT_DEPTH: u32 = 3;
@@ -44,6 +47,7 @@ impl Default for Options {
             only: None,
             dfrc_positions: DEFAULT_DFRC_POSITIONS,
             fen: FenFlavour::Shredder,
+            skip_dfrc: false,
         }
     }
 }
@@ -74,13 +78,27 @@ pub struct Material {
 
 impl Material {
     pub fn generate(options: &Options) -> Material {
+        let keep = |dfrc: bool| !(dfrc && options.skip_dfrc);
         Material {
             starts: start_positions(),
             midgame: midgame_positions(),
-            dfrc: dfrc_positions(options.dfrc_positions),
-            forced: forced_castles(),
-            rights: rights_scenarios(),
-            moves_list: moves_list_scenarios(),
+            dfrc: if options.skip_dfrc {
+                Vec::new()
+            } else {
+                dfrc_positions(options.dfrc_positions)
+            },
+            forced: forced_castles()
+                .into_iter()
+                .filter(|c| keep(c.dfrc))
+                .collect(),
+            rights: rights_scenarios()
+                .into_iter()
+                .filter(|s| keep(s.label.ends_with("dfrc")))
+                .collect(),
+            moves_list: moves_list_scenarios()
+                .into_iter()
+                .filter(|s| keep(s.label.starts_with("DFRC")))
+                .collect(),
         }
     }
 }
@@ -481,6 +499,11 @@ pub fn run(
         }
         if let Some(reason) = &stop {
             reports.push(CheckReport::skipped(check, reason.clone()));
+        } else if check == CheckName::PerftDfrc && options.skip_dfrc {
+            reports.push(CheckReport::skipped(
+                check,
+                "DFRC positions left out (--skip-dfrc)",
+            ));
         } else if perft_supported != Some(true) {
             reports.push(CheckReport::skipped(check, no_perft));
         } else {

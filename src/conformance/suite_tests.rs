@@ -12,6 +12,7 @@ fn material_and_options() -> (Material, Options) {
         only: None,
         dfrc_positions: 20,
         fen: crate::notation::fen::FenFlavour::Shredder,
+        skip_dfrc: false,
     };
     let mut material = Material::generate(&options);
     // Keep the unit test quick: a slice of each perft set.
