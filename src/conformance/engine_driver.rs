@@ -32,9 +32,11 @@ pub struct EngineDriver {
 
 fn driver_error(err: EngineError) -> DriverError {
     match err {
-        EngineError::Timeout { .. } => DriverError::Timeout {
-            sent: err.to_string(),
-            seconds: 0,
+        EngineError::Timeout {
+            waiting_for, after, ..
+        } => DriverError::Timeout {
+            sent: format!("(waiting for {waiting_for})"),
+            seconds: after.as_secs(),
         },
         other => DriverError::Exited(other.to_string()),
     }

@@ -499,13 +499,13 @@ pub fn run(
         }
         if let Some(reason) = &stop {
             reports.push(CheckReport::skipped(check, reason.clone()));
+        } else if perft_supported != Some(true) {
+            reports.push(CheckReport::skipped(check, no_perft));
         } else if check == CheckName::PerftDfrc && options.skip_dfrc {
             reports.push(CheckReport::skipped(
                 check,
                 "DFRC positions left out (--skip-dfrc)",
             ));
-        } else if perft_supported != Some(true) {
-            reports.push(CheckReport::skipped(check, no_perft));
         } else {
             let (result, secs) = with_timing(|| run.perft_check(check, positions));
             push_or_stop(&mut reports, &mut stop, check, result, secs);
