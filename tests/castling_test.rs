@@ -300,6 +300,27 @@ fn builtin_engine_passes_every_check() {
     }
 }
 
+/// An engine that dies mid-run: the suite fails the check it was running,
+/// says why, skips the rest, and exits 1 without hanging.
+#[test]
+fn crashing_engine_is_reported_not_hung() {
+    let Some(python) = common::require_python_chess() else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/crash_on_go.py");
+    let (out, report) = run(&[python.to_str().unwrap(), script.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(result(&report, "declares-chess960"), "pass");
+    assert_eq!(result(&report, "perft-start"), "skip");
+    assert_eq!(result(&report, "forced-castle"), "fail");
+    let got = report["checks"]["forced-castle"]["first_failures"][0]["got"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(got.contains("exit"), "{got}");
+    assert_eq!(result(&report, "moves-list-castle"), "skip");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let out = Command::new(common::uci960())

@@ -465,6 +465,7 @@ pub fn run(
 
     // Perft support, probed once on the first start position.
     let mut perft_supported = None;
+    let mut probe_error: Option<String> = None;
     let wants_perft = [
         CheckName::PerftStart,
         CheckName::PerftMidgame,
@@ -479,13 +480,20 @@ pub fn run(
             .first()
             .map(|l| position_line(options.fen, &l.position, &[]))
             .unwrap_or_else(|| "position startpos".into());
-        match run.driver.perft(&probe, 1) {
-            Ok(answer) => perft_supported = Some(answer.is_some()),
-            Err(err) => stop = Some(format!("not run: engine failed ({err})")),
-        }
+        // A failing probe means no usable perft; if the engine is gone,
+        // the next check fails on it and says why.
+        perft_supported = Some(match run.driver.perft(&probe, 1) {
+            Ok(answer) => answer.is_some(),
+            Err(err) => {
+                probe_error = Some(err.to_string());
+                false
+            }
+        });
     }
-    let no_perft =
-        "the engine does not answer `go perft N` with a divide (Stockfish's `move: count` lines)";
+    let no_perft = match &probe_error {
+        None => "the engine does not answer `go perft N` with a divide (Stockfish's `move: count` lines)".to_string(),
+        Some(err) => format!("`go perft 1` failed: {err}"),
+    };
 
     type Step<'m> = (CheckName, &'m [Labelled]);
     let perft_checks: [Step; 3] = [
@@ -500,7 +508,7 @@ pub fn run(
         if let Some(reason) = &stop {
             reports.push(CheckReport::skipped(check, reason.clone()));
         } else if perft_supported != Some(true) {
-            reports.push(CheckReport::skipped(check, no_perft));
+            reports.push(CheckReport::skipped(check, no_perft.clone()));
         } else if check == CheckName::PerftDfrc && options.skip_dfrc {
             reports.push(CheckReport::skipped(
                 check,
