@@ -126,9 +126,16 @@ struct Run<'a> {
     check: CheckName,
     done: u64,
     total: u64,
+    /// The query in flight (label, FEN, reproducer), for the report when
+    /// the engine fails on it.
+    current: Option<(String, String, Vec<String>)>,
 }
 
 impl Run<'_> {
+    fn at(&mut self, label: &str, fen: String, position: &str, go: &str) {
+        self.current = Some((label.to_string(), fen, self.reproduce(position, go)));
+    }
+
     fn tick(&mut self) {
         self.done += 1;
         (self.progress)(Progress {
@@ -164,6 +171,8 @@ impl Run<'_> {
         let (mut engine_secs, mut ours_secs, mut nodes) = (0.0, 0.0, 0u64);
         for l in positions {
             let position = position_line(self.options.fen, &l.position, &[]);
+            let fen = position_fen(&l.position, self.options.fen);
+            self.at(&l.label, fen, &position, &format!("go perft {depth}"));
             let t = Instant::now();
             let answer = self.driver.perft(&position, depth)?;
             engine_secs += t.elapsed().as_secs_f64();
@@ -224,6 +233,13 @@ impl Run<'_> {
         let mut notation = Tally::new(CheckName::CastleNotation);
         for c in forced {
             let position = position_line(self.options.fen, &c.position, &[]);
+            let go = self.go();
+            self.at(
+                &c.label(),
+                position_fen(&c.position, self.options.fen),
+                &position,
+                &go,
+            );
             let answer = self.ask(&position)?;
             let (kxr, standard) = castle_notations(c.castle);
             let why = match c.forcing {
@@ -290,6 +306,13 @@ impl Run<'_> {
                 got,
             };
             let dfrc = s.label.ends_with("dfrc");
+            let go = self.go();
+            self.at(
+                &s.label,
+                position_fen(&s.start, self.options.fen),
+                &position,
+                &go,
+            );
             let answer = self.ask(&position)?;
             if is_legal_any_notation(&s.end, &answer) {
                 tally.pass();
@@ -351,6 +374,13 @@ impl Run<'_> {
         let mut tally = Tally::new(CheckName::MovesListCastle);
         for s in scenarios {
             let position = position_line(self.options.fen, &s.start, &s.moves);
+            let go = self.go();
+            self.at(
+                &s.label,
+                position_fen(&s.start, self.options.fen),
+                &position,
+                &go,
+            );
             let answer = self.ask(&position)?;
             let castle = uci(s.moves[s.castle_at]);
             if is_legal_any_notation(&s.end, &answer) {
@@ -441,6 +471,7 @@ pub fn run(
         check: CheckName::DeclaresChess960,
         done: 0,
         total,
+        current: None,
     };
 
     if options.wants(CheckName::DeclaresChess960) {
@@ -516,7 +547,14 @@ pub fn run(
             ));
         } else {
             let (result, secs) = with_timing(|| run.perft_check(check, positions));
-            push_or_stop(&mut reports, &mut stop, check, result, secs);
+            push_or_stop(
+                &mut reports,
+                &mut stop,
+                check,
+                result,
+                secs,
+                run.current.take(),
+            );
         }
     }
 
@@ -549,7 +587,20 @@ pub fn run(
                     } else {
                         CheckName::CastleNotation
                     };
-                    push_or_stop(&mut reports, &mut stop, check, Err(err), secs);
+                    push_or_stop(
+                        &mut reports,
+                        &mut stop,
+                        check,
+                        Err(err),
+                        secs,
+                        run.current.take(),
+                    );
+                    if wants_forced && wants_notation {
+                        reports.push(CheckReport::skipped(
+                            CheckName::CastleNotation,
+                            stop.clone().unwrap_or_default(),
+                        ));
+                    }
                 }
             }
         }
@@ -570,6 +621,7 @@ pub fn run(
                 CheckName::RightsTracking,
                 result,
                 secs,
+                run.current.take(),
             );
         }
     }
@@ -588,6 +640,7 @@ pub fn run(
                 CheckName::MovesListCastle,
                 result,
                 secs,
+                run.current.take(),
             );
         }
     }
@@ -608,15 +661,18 @@ fn push_or_stop(
     check: CheckName,
     result: Result<CheckReport, DriverError>,
     secs: f64,
+    current: Option<(String, String, Vec<String>)>,
 ) {
     match result {
         Ok(report) => reports.push(report),
         Err(err) => {
             let mut t = Tally::new(check);
+            let (label, fen, reproduce) =
+                current.unwrap_or_else(|| ("engine failure".into(), "-".into(), Vec::new()));
             t.fail(Failure {
-                label: "engine failure".into(),
-                fen: "-".into(),
-                reproduce: Vec::new(),
+                label,
+                fen,
+                reproduce,
                 expected: "an answer".into(),
                 got: err.to_string(),
             });
