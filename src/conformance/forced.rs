@@ -329,6 +329,17 @@ mod tests {
     }
 
     #[test]
+    fn generation_is_deterministic() {
+        let fens = || -> Vec<String> {
+            forced_castles()
+                .iter()
+                .map(|c| position_fen(&c.position, FenFlavour::Shredder))
+                .collect()
+        };
+        assert_eq!(fens(), fens());
+    }
+
+    #[test]
     fn every_category_is_covered() {
         let all = forced_castles();
         for cat in [
