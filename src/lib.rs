@@ -6,6 +6,9 @@
 //! source of chess truth.
 
 pub mod cli;
+pub mod conformance;
+pub mod engine;
 pub mod notation;
 pub mod setup;
 pub mod sparring;
+pub mod uci;

@@ -2,6 +2,7 @@
 //! library calls and output.
 
 pub mod analyze;
+pub mod castling_test;
 pub mod engine;
 mod output;
 pub mod positions;
@@ -30,6 +31,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Run the built-in Chess960 UCI engine on stdin/stdout.
     Engine(engine::EngineArgs),
+    /// Castling conformance suite: does an engine castle right in Chess960?
+    CastlingTest(castling_test::CastlingTestArgs),
 }
 
 /// Runs the chosen command.
@@ -39,6 +42,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Engine(args) => engine::run(args),
+        Command::CastlingTest(args) => castling_test::run(args),
     }
 }
 

@@ -1,0 +1,145 @@
+//! An in-process engine made of shakmaty, for the suite's unit tests: it
+//! plays the first mate in one if there is one, else the first legal move,
+//! and answers perft exactly. Switches turn on one castling bug each.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position};
+
+use super::answer::castle_notations;
+use super::driver::{Driver, DriverError};
+use super::perft::Divide;
+use super::sketch::mating_moves;
+use crate::notation::fen::parse_position;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bug {
+    #[default]
+    None,
+    KingSquares,
+    KeepsLostRights,
+    DropsMovesAtCastle,
+    PerftMissesBFileCastles,
+    NoChess960,
+    NoPerft,
+}
+
+pub struct TestEngine {
+    pub bug: Bug,
+}
+
+impl TestEngine {
+    fn setup_position(&self, line: &str) -> Result<Chess, DriverError> {
+        let bad = || DriverError::Protocol(format!("cannot read '{line}'"));
+        let rest = line.strip_prefix("position fen ").ok_or_else(bad)?;
+        let (fen, moves) = match rest.split_once(" moves ") {
+            Some((f, m)) => (f, m.split_whitespace().collect::<Vec<_>>()),
+            None => (rest, Vec::new()),
+        };
+        let start = parse_position(fen).map_err(|_| bad())?;
+        let mut pos = start.clone();
+        for m in moves {
+            let uci = UciMove::from_ascii(m.as_bytes()).map_err(|_| bad())?;
+            let mv = uci.to_move(&pos).map_err(|_| bad())?;
+            if mv.is_castle() && self.bug == Bug::DropsMovesAtCastle {
+                break;
+            }
+            pos.play_unchecked(mv);
+        }
+        if self.bug == Bug::KeepsLostRights {
+            let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+            setup.castling_rights |= start.castles().castling_rights();
+            // Keep the old rights wherever king and rook are back home.
+            for sq in start.castles().castling_rights() {
+                let mut trial = setup.clone();
+                trial.castling_rights = pos.castles().castling_rights();
+                trial.castling_rights.add(sq);
+                if let Ok(p) = Chess::from_setup(trial, CastlingMode::Chess960)
+                    && p.castles().castling_rights().contains(sq)
+                {
+                    pos = p;
+                }
+            }
+        }
+        Ok(pos)
+    }
+
+    fn divide(&self, pos: &Chess, depth: u32) -> Divide {
+        let mut d = Divide::default();
+        for m in self.moves(pos) {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let n = self.count(&child, depth.saturating_sub(1));
+            d.moves
+                .insert(UciMove::from_move(m, CastlingMode::Chess960).to_string(), n);
+            d.total += n;
+        }
+        d
+    }
+
+    fn count(&self, pos: &Chess, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        self.moves(pos)
+            .into_iter()
+            .map(|m| {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                self.count(&child, depth - 1)
+            })
+            .sum()
+    }
+
+    fn moves(&self, pos: &Chess) -> Vec<Move> {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| {
+                !(self.bug == Bug::PerftMissesBFileCastles
+                    && m.is_castle()
+                    && m.from().is_some_and(|sq| sq.file() == shakmaty::File::B))
+            })
+            .collect()
+    }
+}
+
+impl Driver for TestEngine {
+    fn name(&self) -> String {
+        format!("test engine ({:?})", self.bug)
+    }
+
+    fn declares_chess960(&self) -> bool {
+        self.bug != Bug::NoChess960
+    }
+
+    fn handshake_lines(&self) -> Vec<String> {
+        vec![
+            "uci".into(),
+            "setoption name UCI_Chess960 value true".into(),
+        ]
+    }
+
+    fn new_game(&mut self) -> Result<(), DriverError> {
+        Ok(())
+    }
+
+    fn best_move(&mut self, position: &str, _go: &str) -> Result<String, DriverError> {
+        let pos = self.setup_position(position)?;
+        let chosen = mating_moves(&pos)
+            .first()
+            .copied()
+            .or_else(|| pos.legal_moves().first().copied());
+        Ok(match chosen {
+            None => "(none)".into(),
+            Some(m) if m.is_castle() && self.bug == Bug::KingSquares => castle_notations(m).1,
+            Some(m) => UciMove::from_move(m, CastlingMode::Chess960).to_string(),
+        })
+    }
+
+    fn perft(&mut self, position: &str, depth: u32) -> Result<Option<Divide>, DriverError> {
+        if self.bug == Bug::NoPerft {
+            return Ok(None);
+        }
+        let pos = self.setup_position(position)?;
+        Ok(Some(self.divide(&pos, depth)))
+    }
+}
