@@ -23,12 +23,3 @@ pub mod search;
 pub mod session;
 pub mod time;
 pub mod tt;
-
-/// The command that runs the built-in engine as a child process: this very
-/// executable with the argument `engine`. Commands that take an engine use
-/// it when none is given, so the built-in engine is driven over the same UCI
-/// path as any other. (Only meaningful inside the `uci960` binary; tests use
-/// the binary's path instead.)
-pub fn default_engine_command() -> std::io::Result<(std::path::PathBuf, Vec<String>)> {
-    Ok((std::env::current_exe()?, vec!["engine".to_string()]))
-}
