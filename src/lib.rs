@@ -8,5 +8,6 @@
 pub mod cli;
 pub mod engine;
 pub mod notation;
+pub mod proxy;
 pub mod setup;
 pub mod uci;

@@ -3,6 +3,7 @@
 
 mod output;
 pub mod positions;
+pub mod proxy;
 pub mod show;
 
 use std::process::ExitCode;
@@ -24,6 +25,9 @@ pub enum Command {
     Positions(positions::PositionsArgs),
     /// Show one position: diagram, SP, both FENs and the verdict.
     Show(show::ShowArgs),
+    /// Wrap a UCI engine for a GUI: Chess960 positions, FEN flavour and
+    /// castling notation fixed, every move checked.
+    Proxy(proxy::ProxyArgs),
 }
 
 /// Runs the chosen command.
@@ -31,6 +35,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Positions(args) => positions::run(args),
         Command::Show(args) => show::run(args),
+        Command::Proxy(args) => proxy::run(args),
     }
 }
 

@@ -210,10 +210,12 @@ pub fn parse_info(text: &str) -> Info {
     info
 }
 
-/// Byte ranges of the move tokens of an `info` line: the moves after `pv`,
-/// `currmove`, `refutation` and `currline` (after its optional CPU number).
-/// Nothing after `string` is a move. Used to rewrite moves in place.
-pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
+/// Byte ranges of the move tokens of an `info` line, grouped by move
+/// sequence: each `pv`, `refutation` and `currline` (after its optional CPU
+/// number) is one group played from the search position, each `currmove`
+/// a group of one. Nothing after `string` is a move. Used to rewrite moves
+/// in place.
+pub fn info_move_groups(line: &[u8]) -> Vec<Vec<Range<usize>>> {
     let spans: Vec<Range<usize>> = token_spans(line).collect();
     let mut out = Vec::new();
     let mut i = 1;
@@ -224,7 +226,7 @@ pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
             b"string" => break,
             b"currmove" => {
                 if let Some(s) = spans.get(i) {
-                    out.push(s.clone());
+                    out.push(vec![s.clone()]);
                     i += 1;
                 }
             }
@@ -236,13 +238,15 @@ pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
                 {
                     i += 1;
                 }
+                let mut group = Vec::new();
                 while let Some(s) = spans.get(i) {
                     if is_keyword(&line[s.clone()]) {
                         break;
                     }
-                    out.push(s.clone());
+                    group.push(s.clone());
                     i += 1;
                 }
+                out.push(group);
             }
             _ => {}
         }
@@ -322,13 +326,18 @@ mod tests {
     #[test]
     fn move_spans_in_info() {
         let line = b"info depth 3 currmove e1h1 currmovenumber 2 pv e1h1 e8g8 score cp 3 refutation b1c3 a7a6 currline 1 e2e4 string pv e1h1";
-        let moves: Vec<&[u8]> = info_move_spans(line)
+        let groups: Vec<Vec<&[u8]>> = info_move_groups(line)
             .into_iter()
-            .map(|r| &line[r])
+            .map(|g| g.into_iter().map(|r| &line[r]).collect())
             .collect();
         assert_eq!(
-            moves,
-            vec![&b"e1h1"[..], b"e1h1", b"e8g8", b"b1c3", b"a7a6", b"e2e4"]
+            groups,
+            vec![
+                vec![&b"e1h1"[..]],
+                vec![&b"e1h1"[..], b"e8g8"],
+                vec![&b"b1c3"[..], b"a7a6"],
+                vec![&b"e2e4"[..]],
+            ]
         );
     }
 
@@ -346,7 +355,7 @@ mod tests {
             b"option name",
         ] {
             let _ = parse_engine_line(line);
-            let _ = info_move_spans(line);
+            let _ = info_move_groups(line);
         }
     }
 }
