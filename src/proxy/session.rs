@@ -94,6 +94,12 @@ pub struct Session {
     // engine and GUI state
     engine_declares_960: bool,
     engine_uciok: bool,
+    /// `uci` was forwarded and `uciok` has not come back yet.
+    in_handshake: bool,
+    /// GUI lines held back during the handshake (a client that does not
+    /// wait for `uciok` must not have its positions judged before the
+    /// engine said whether it supports Chess960).
+    held: Vec<Vec<u8>>,
     gui_960: bool,
     engine_960: bool,
     current: Current,
@@ -138,6 +144,8 @@ impl Session {
             drawn: None,
             engine_declares_960: false,
             engine_uciok: false,
+            in_handshake: false,
+            held: Vec::new(),
             gui_960: false,
             engine_960: false,
             current: Current::Unset,
@@ -192,7 +200,15 @@ impl Session {
     pub fn from_gui(&mut self, line: &[u8], out: &mut Vec<Out>) {
         let (content, _) = split_line_end(line);
         let first = token_spans(content).next().map(|r| &content[r]);
+        if self.in_handshake && first != Some(b"quit") {
+            self.held.push(line.to_vec());
+            return;
+        }
         match first {
+            Some(b"uci") => {
+                self.in_handshake = true;
+                out.push(Out::Forward);
+            }
             Some(b"position") => self.on_position(content, out),
             Some(b"go") => self.on_go(content, out),
             Some(b"setoption") => self.on_setoption(content, out),
@@ -623,6 +639,8 @@ impl Session {
                 format!("setoption name {name} value {value}").into_bytes(),
             ));
         }
+        let held = std::mem::take(&mut self.held);
+        self.in_handshake = false;
         if !self.engine_declares_960 {
             self.tell(
                 out,
@@ -634,6 +652,16 @@ impl Session {
             );
         }
         out.push(Out::Forward);
+        for line in held {
+            let mut replay = Vec::new();
+            self.from_gui(&line, &mut replay);
+            for o in replay {
+                out.push(match o {
+                    Out::Forward => Out::Engine(line.clone()),
+                    other => other,
+                });
+            }
+        }
     }
 
     fn on_bestmove(&mut self, content: &[u8], out: &mut Vec<Out>) {

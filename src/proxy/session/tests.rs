@@ -123,7 +123,6 @@ fn engine_without_chess960_is_reported_and_refused() {
 fn unchanged_lines_are_forwarded() {
     let mut s = session(Settings::default());
     for l in [
-        "uci",
         "isready",
         "debug on",
         "ponderhit",
@@ -450,4 +449,26 @@ fn silence_is_reported_once() {
 fn quit_is_an_action() {
     let mut s = session(Settings::default());
     assert_eq!(gui(&mut s, "quit\r\n"), vec![Out::Quit]);
+}
+
+#[test]
+fn lines_sent_before_uciok_wait_for_the_handshake() {
+    let mut s = Session::new(&Settings::default(), 1, "toga2");
+    assert_eq!(gui(&mut s, "uci"), vec![Out::Forward]);
+    assert!(gui(&mut s, "isready").is_empty());
+    assert!(gui(&mut s, &format!("position fen {X960}")).is_empty());
+    assert!(gui(&mut s, "go nodes 5").is_empty());
+    let out = engine(&mut s, "uciok");
+    let gui_lines = to_gui(&out);
+    let uciok = out.iter().position(|o| *o == Out::Forward).unwrap();
+    let refusal = out
+        .iter()
+        .position(|o| matches!(o, Out::Gui(l) if String::from_utf8_lossy(l).contains("refusing")))
+        .unwrap();
+    assert!(uciok < refusal);
+    assert_eq!(to_engine(&out), vec!["isready"]);
+    assert_eq!(gui_lines.last().map(String::as_str), Some("bestmove 0000"));
+    // quit is never held back
+    assert_eq!(gui(&mut s, "uci"), vec![Out::Forward]);
+    assert_eq!(gui(&mut s, "quit"), vec![Out::Quit]);
 }
