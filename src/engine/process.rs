@@ -367,7 +367,10 @@ mod tests {
     fn missing_and_not_executable() {
         let err = EngineProcess::spawn(&EngineCommand::new("/nonexistent/engine")).err();
         assert!(matches!(err, Some(SpawnError::NotFound { .. })), "{err:?}");
-        let err = EngineProcess::spawn(&EngineCommand::new("/etc/hostname")).err();
+        let file = std::env::temp_dir().join(format!("uci960-noexec-unit-{}", std::process::id()));
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        let err = EngineProcess::spawn(&EngineCommand::new(&file)).err();
+        let _ = std::fs::remove_file(&file);
         assert!(
             matches!(err, Some(SpawnError::NotExecutable { .. })),
             "{err:?}"

@@ -711,6 +711,17 @@ impl Session {
             }
         };
         if m.is_castle() {
+            if let Ok(expected) = write_move(&pos, m, eng_n)
+                && expected != mv
+            {
+                self.warn_once(
+                    out,
+                    format!("notation {mv}"),
+                    format!(
+                        "engine wrote castle '{mv}' outside its notation ({eng_n}: '{expected}')"
+                    ),
+                );
+            }
             self.translate_out(&pos, m, mv, gui_n, spans[1].clone(), &mut replacements, out);
         }
         if text_at(2) == Some("ponder")
