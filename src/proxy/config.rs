@@ -224,6 +224,14 @@ silence-timeout = 2.5
     }
 
     #[test]
+    fn example_config_is_valid() {
+        let c = ProxyConfig::parse(include_str!("../../configs/proxy-stockfish.toml")).unwrap();
+        let s = c.settings().unwrap();
+        assert_eq!(s.start, None);
+        assert_eq!(s.engine_options.len(), 2);
+    }
+
+    #[test]
     fn errors_name_the_problem() {
         let err = ProxyConfig::parse("[proxy]\nstart = 3")
             .unwrap_err()

@@ -39,13 +39,13 @@ impl<W: Write> Io<W> {
         }
     }
 
-    fn to_gui(&mut self, line: &[u8]) -> io::Result<()> {
+    fn write_gui(&mut self, line: &[u8]) -> io::Result<()> {
         self.log(Direction::ProxyToGui, line);
         self.gui.write_all(line)?;
         self.gui.write_all(b"\n")
     }
 
-    fn to_engine(&mut self, line: &[u8]) {
+    fn write_engine(&mut self, line: &[u8]) {
         self.log(Direction::ProxyToEngine, line);
         // A write error means the engine is gone; its EOF reports that.
         let _ = self.engine.send(line);
@@ -72,7 +72,7 @@ impl<W: Write> Io<W> {
                 Ok(log) => self.log = Some(log),
                 Err(e) => {
                     let msg = format!("cannot open log '{}': {e}", path.display());
-                    let _ = self.to_gui(format!("info string uci960: {msg}").as_bytes());
+                    let _ = self.write_gui(format!("info string uci960: {msg}").as_bytes());
                     self.note(&msg, true);
                 }
             }
@@ -217,13 +217,13 @@ pub fn run(
         for o in out.drain(..) {
             let written = match o {
                 Out::Forward if from_gui => {
-                    io.to_engine(&line);
+                    io.write_engine(&line);
                     Ok(())
                 }
-                Out::Forward => io.to_gui(&line),
-                Out::Gui(l) => io.to_gui(&l),
+                Out::Forward => io.write_gui(&line),
+                Out::Gui(l) => io.write_gui(&l),
                 Out::Engine(l) => {
-                    io.to_engine(&l);
+                    io.write_engine(&l);
                     Ok(())
                 }
                 Out::Note { text, stderr } => {
@@ -265,7 +265,7 @@ fn engine_ended<W: Write>(io: &mut Io<W>, name: &str) -> ExitCode {
         }
     };
     let msg = format!("engine {name} {status}");
-    let _ = io.to_gui(format!("info string uci960: {msg}").as_bytes());
+    let _ = io.write_gui(format!("info string uci960: {msg}").as_bytes());
     let _ = io.flush();
     io.note(&msg, true);
     if let Some(log) = &mut io.log {

@@ -3,7 +3,7 @@ behind `uci960 proxy`, both sides by the same engine. Every move the engine
 returns is checked by python-chess (an illegal one raises). Prints one JSON
 line per game and a summary line.
 
-usage: play960.py GAMES NODES SEED PROXY [ARGS...]
+usage: play960.py GAMES LIMIT SEED PROXY [ARGS...]   (LIMIT: nodes:N or depth:N)
 """
 import json
 import random
@@ -16,7 +16,9 @@ MAX_PLIES = 240
 
 
 def main():
-    games, nodes, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    games, seed = int(sys.argv[1]), int(sys.argv[3])
+    kind, _, value = sys.argv[2].partition(":")
+    limit = chess.engine.Limit(**{kind: int(value)})
     command = sys.argv[4:]
     rng = random.Random(seed)
     summary = {"games": 0, "plies": 0, "kingside": 0, "queenside": 0, "results": {}}
@@ -26,7 +28,7 @@ def main():
             board = chess.Board.from_chess960_pos(sp)
             engine.configure({"Hash": 16}) if "Hash" in engine.options else None
             while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
-                result = engine.play(board, chess.engine.Limit(nodes=nodes), game=sp)
+                result = engine.play(board, limit, game=sp)
                 move = result.move
                 if move is None or move not in board.legal_moves:
                     raise SystemExit(f"illegal move {move} in {board.fen()}")
