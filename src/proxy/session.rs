@@ -106,6 +106,10 @@ pub struct Session {
     search: Option<Chess>,
     awaiting: Option<Awaiting>,
     warned: HashSet<String>,
+    /// The last translated move sequence of an `info` line and its
+    /// replacements (token index, text): engines repeat a PV over many
+    /// lines, so this saves replaying it. Cleared at each `go`.
+    info_cache: Option<(Vec<u8>, Vec<(usize, String)>)>,
 }
 
 impl Session {
@@ -152,6 +156,7 @@ impl Session {
             search: None,
             awaiting: None,
             warned: HashSet::new(),
+            info_cache: None,
         }
     }
 
@@ -561,6 +566,7 @@ impl Session {
             out.push(Out::Engine(rewrite(content, &replacements)));
         }
         self.search = Some(pos);
+        self.info_cache = None;
         self.awaiting = None;
     }
 
@@ -792,8 +798,16 @@ impl Session {
             else {
                 continue;
             };
+            let key = &content[group[0].start..group[last].end];
+            if let Some((cached, reps)) = &self.info_cache
+                && cached == key
+            {
+                replacements.extend(reps.iter().map(|(i, s)| (group[*i].clone(), s.clone())));
+                continue;
+            }
             let mut pos = search.clone();
-            for span in &group[..=last] {
+            let mut reps = Vec::new();
+            for (i, span) in group[..=last].iter().enumerate() {
                 let Ok(text) = std::str::from_utf8(&content[span.clone()]) else {
                     break;
                 };
@@ -801,10 +815,14 @@ impl Session {
                     break;
                 };
                 if m.is_castle() {
-                    self.translate_out(&pos, m, text, gui_n, span.clone(), &mut replacements, out);
+                    let mut one = Vec::new();
+                    self.translate_out(&pos, m, text, gui_n, span.clone(), &mut one, out);
+                    reps.extend(one.into_iter().map(|(_, s)| (i, s)));
                 }
                 pos.play_unchecked(m);
             }
+            replacements.extend(reps.iter().map(|(i, s)| (group[*i].clone(), s.clone())));
+            self.info_cache = Some((key.to_vec(), reps));
         }
         if replacements.is_empty() {
             out.push(Out::Forward);
