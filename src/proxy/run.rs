@@ -143,7 +143,7 @@ impl LineReader {
     /// The next complete line (without `\n`); at EOF also a last partial one.
     fn next_line(&mut self) -> Option<(usize, usize)> {
         let rest = &self.buf[self.start..];
-        match rest.iter().position(|&b| b == b'\n') {
+        match memchr::memchr(b'\n', rest) {
             Some(i) => {
                 let line = (self.start, self.start + i);
                 self.start += i + 1;
