@@ -18,6 +18,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::str::FromStr;
 
 use shakmaty::{Chess, Move, Position};
@@ -27,7 +28,7 @@ use super::options::{self, GuiCastling, ProxyOption};
 use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
 use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
 use crate::setup::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
-use crate::uci::engine_msg::info_move_groups;
+use crate::uci::engine_msg::info_move_groups_into;
 use crate::uci::line::{split_line_end, str_tokens, token_spans};
 use crate::uci::{OptionDecl, PositionBase, PositionCommand, SetOption};
 
@@ -74,6 +75,10 @@ enum Current {
     Refused,
 }
 
+/// A translated move sequence (its bytes) and its replacements (token
+/// index in the sequence, new text).
+type PvCache = (Vec<u8>, Vec<(usize, Rc<str>)>);
+
 /// The proxy session.
 pub struct Session {
     engine_name: String,
@@ -109,7 +114,11 @@ pub struct Session {
     /// The last translated move sequence of an `info` line and its
     /// replacements (token index, text): engines repeat a PV over many
     /// lines, so this saves replaying it. Cleared at each `go`.
-    info_cache: Option<(Vec<u8>, Vec<(usize, String)>)>,
+    info_cache: Option<PvCache>,
+    /// Scratch buffers for `info` lines (no allocation per line).
+    scratch_spans: Vec<Range<usize>>,
+    scratch_groups: Vec<Range<usize>>,
+    scratch_reps: Vec<(Range<usize>, Rc<str>)>,
 }
 
 impl Session {
@@ -157,6 +166,9 @@ impl Session {
             awaiting: None,
             warned: HashSet::new(),
             info_cache: None,
+            scratch_spans: Vec::new(),
+            scratch_groups: Vec::new(),
+            scratch_reps: Vec::new(),
         }
     }
 
@@ -788,8 +800,13 @@ impl Session {
             out.push(Out::Forward);
             return;
         };
-        let mut replacements = Vec::new();
-        for group in info_move_groups(content) {
+        let mut spans = std::mem::take(&mut self.scratch_spans);
+        let mut groups = std::mem::take(&mut self.scratch_groups);
+        let mut replacements = std::mem::take(&mut self.scratch_reps);
+        replacements.clear();
+        info_move_groups_into(content, &mut spans, &mut groups);
+        for g in groups.iter() {
+            let group = &spans[g.clone()];
             // Only moves along a back rank can be castles; skip the work
             // for groups without one.
             let Some(last) = group
@@ -817,7 +834,7 @@ impl Session {
                 if m.is_castle() {
                     let mut one = Vec::new();
                     self.translate_out(&pos, m, text, gui_n, span.clone(), &mut one, out);
-                    reps.extend(one.into_iter().map(|(_, s)| (i, s)));
+                    reps.extend(one.into_iter().map(|(_, s)| (i, Rc::<str>::from(s))));
                 }
                 pos.play_unchecked(m);
             }
@@ -829,6 +846,9 @@ impl Session {
         } else {
             out.push(Out::Gui(rewrite(content, &replacements)));
         }
+        self.scratch_spans = spans;
+        self.scratch_groups = groups;
+        self.scratch_reps = replacements;
     }
 
     /// The silence timeout expired: report once.
@@ -858,12 +878,12 @@ fn maybe_castle(tok: &[u8]) -> bool {
 }
 
 /// The line with the token ranges replaced (ranges in increasing order).
-fn rewrite(content: &[u8], replacements: &[(Range<usize>, String)]) -> Vec<u8> {
+fn rewrite<S: AsRef<str>>(content: &[u8], replacements: &[(Range<usize>, S)]) -> Vec<u8> {
     let mut out = Vec::with_capacity(content.len() + 8);
     let mut at = 0;
     for (r, s) in replacements {
         out.extend_from_slice(&content[at..r.start]);
-        out.extend_from_slice(s.as_bytes());
+        out.extend_from_slice(s.as_ref().as_bytes());
         at = r.end;
     }
     out.extend_from_slice(&content[at..]);
