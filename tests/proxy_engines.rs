@@ -187,3 +187,55 @@ fn sigterm_to_the_proxy_takes_the_engine_along() {
         );
     }
 }
+
+#[test]
+fn config_file_with_engine_options_and_flags_that_win() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("uci960-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("proxy.log");
+    let config = dir.join("proxy.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[engine]\nprogram = \"{}\"\n[engine.options]\nHash = 8\n[proxy]\nstart = \"sp:518\"\nseed = 1\nlog = \"{}\"\n",
+            sf.display(),
+            log.display()
+        ),
+    )
+    .unwrap();
+    // The command line's --start wins over the file's.
+    let mut p = Proxy::start(&["--config", config.to_str().unwrap(), "--start", "sp:0"]);
+    p.handshake();
+    p.send("ucinewgame");
+    let announce = p.wait_line("info string uci960 start");
+    assert!(
+        announce.starts_with("info string uci960 start sp 0 method sp fen bbqnnrkr/"),
+        "{announce}"
+    );
+    p.send("position startpos");
+    p.send("go nodes 1000");
+    p.wait_line("bestmove");
+    let (status, _, _) = p.finish();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("proxy>engine setoption name Hash value 8"),
+        "{text}"
+    );
+    assert!(text.contains(
+        "proxy>engine position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    ));
+    // A broken config is a clear error, exit 2.
+    std::fs::write(&config, "[proxy]\nstart = \"dice\"\n").unwrap();
+    let out = std::process::Command::new(common::uci960())
+        .args(["proxy", "--config", config.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("proxy.toml") && err.contains("dice"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
