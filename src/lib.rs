@@ -9,6 +9,7 @@ pub mod cli;
 pub mod conformance;
 pub mod engine;
 pub mod notation;
+pub mod proxy;
 pub mod setup;
 pub mod sparring;
 pub mod uci;

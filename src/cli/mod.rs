@@ -6,6 +6,7 @@ pub mod castling_test;
 pub mod engine;
 mod output;
 pub mod positions;
+pub mod proxy;
 pub mod show;
 
 use std::process::ExitCode;
@@ -33,6 +34,9 @@ pub enum Command {
     Engine(engine::EngineArgs),
     /// Castling conformance suite: does an engine castle right in Chess960?
     CastlingTest(castling_test::CastlingTestArgs),
+    /// Wrap a UCI engine for a GUI: Chess960 positions, FEN flavour and
+    /// castling notation fixed, every move checked.
+    Proxy(proxy::ProxyArgs),
 }
 
 /// Runs the chosen command.
@@ -43,6 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Analyze(args) => analyze::run(args),
         Command::Engine(args) => engine::run(args),
         Command::CastlingTest(args) => castling_test::run(args),
+        Command::Proxy(args) => proxy::run(args),
     }
 }
 

@@ -155,7 +155,7 @@ impl UciEngine {
     pub fn start(cmd: &EngineCommand, timeout: Duration) -> Result<UciEngine, EngineError> {
         let opts = SpawnOptions {
             stderr: super::process::StderrMode::Null,
-            die_with_parent: false,
+            ..SpawnOptions::default()
         };
         UciEngine::start_with(cmd, opts, timeout)
     }

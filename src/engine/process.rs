@@ -61,6 +61,9 @@ pub struct SpawnOptions {
     /// spawning from a thread that lives as long as the engine should (the
     /// proxy's main thread).
     pub die_with_parent: bool,
+    /// Leave stdout to the caller ([`EngineProcess::take_stdout`]) instead of
+    /// a reader thread; for a single-threaded `poll` loop (the proxy).
+    pub raw_stdout: bool,
 }
 
 /// How a shutdown ended the engine.
@@ -192,7 +195,9 @@ impl EngineProcess {
         let pid = child.id();
         let stdin = child.stdin.take();
         let (tx, events) = crossbeam_channel::unbounded();
-        if let Some(stdout) = child.stdout.take() {
+        if opts.raw_stdout {
+            drop(tx);
+        } else if let Some(stdout) = child.stdout.take() {
             std::thread::Builder::new()
                 .name(format!("engine-{pid}-stdout"))
                 .spawn(move || {
@@ -234,6 +239,11 @@ impl EngineProcess {
             status: None,
             write_buf: Vec::with_capacity(256),
         })
+    }
+
+    /// The engine's stdout, when spawned with `raw_stdout` (once).
+    pub fn take_stdout(&mut self) -> Option<std::process::ChildStdout> {
+        self.child.stdout.take()
     }
 
     /// The engine's process id.
@@ -367,7 +377,10 @@ mod tests {
     fn missing_and_not_executable() {
         let err = EngineProcess::spawn(&EngineCommand::new("/nonexistent/engine")).err();
         assert!(matches!(err, Some(SpawnError::NotFound { .. })), "{err:?}");
-        let err = EngineProcess::spawn(&EngineCommand::new("/etc/hostname")).err();
+        let file = std::env::temp_dir().join(format!("uci960-noexec-unit-{}", std::process::id()));
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
+        let err = EngineProcess::spawn(&EngineCommand::new(&file)).err();
+        let _ = std::fs::remove_file(&file);
         assert!(
             matches!(err, Some(SpawnError::NotExecutable { .. })),
             "{err:?}"

@@ -114,7 +114,18 @@ pub fn parse_move(pos: &Chess, text: &str, notation: CastlingNotation) -> Result
             // a castle, anything else a plain move; shakmaty also reads
             // e1g1 as a castle in a standard setup, which is what Stockfish
             // does too, so that is kept.
-            uci.to_move(pos).map_err(|_| illegal())
+            match uci.to_move(pos) {
+                Ok(m) => Ok(m),
+                // A two-squares castle that cannot be a plain king move.
+                Err(_) => match uci {
+                    UciMove::Normal {
+                        from,
+                        to,
+                        promotion: None,
+                    } => castle_by_king_target(pos, from, to).ok_or_else(illegal),
+                    _ => Err(illegal()),
+                },
+            }
         }
         CastlingNotation::KingTwoSquares => {
             let UciMove::Normal {
@@ -147,7 +158,9 @@ pub fn parse_move(pos: &Chess, text: &str, notation: CastlingNotation) -> Result
                 .into()),
                 (Some(c), false) => Ok(c),
                 (None, true) => Ok(plain),
-                (None, false) => Err(illegal()),
+                // King takes own rook is never a plain move, so reading it
+                // as a castle here is unambiguous (python-chess does too).
+                (None, false) => uci.to_move(pos).map_err(|_| illegal()),
             }
         }
     }

@@ -92,7 +92,30 @@ pub const INFO_KEYWORDS: [&str; 19] = [
 ];
 
 fn is_keyword(t: &[u8]) -> bool {
-    INFO_KEYWORDS.iter().any(|k| k.as_bytes() == t)
+    // A match compiles to a length switch and a few compares: this runs for
+    // every token of every `info` line the proxy translates.
+    matches!(
+        t,
+        b"depth"
+            | b"seldepth"
+            | b"time"
+            | b"nodes"
+            | b"pv"
+            | b"multipv"
+            | b"score"
+            | b"currmove"
+            | b"currmovenumber"
+            | b"hashfull"
+            | b"nps"
+            | b"tbhits"
+            | b"sbhits"
+            | b"cpuload"
+            | b"string"
+            | b"refutation"
+            | b"currline"
+            | b"wdl"
+            | b"ebf"
+    )
 }
 
 /// Parses one engine line (with or without its line ending).
@@ -210,10 +233,12 @@ pub fn parse_info(text: &str) -> Info {
     info
 }
 
-/// Byte ranges of the move tokens of an `info` line: the moves after `pv`,
-/// `currmove`, `refutation` and `currline` (after its optional CPU number).
-/// Nothing after `string` is a move. Used to rewrite moves in place.
-pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
+/// Byte ranges of the move tokens of an `info` line, grouped by move
+/// sequence: each `pv`, `refutation` and `currline` (after its optional CPU
+/// number) is one group played from the search position, each `currmove`
+/// a group of one. Nothing after `string` is a move. Used to rewrite moves
+/// in place.
+pub fn info_move_groups(line: &[u8]) -> Vec<Vec<Range<usize>>> {
     let spans: Vec<Range<usize>> = token_spans(line).collect();
     let mut out = Vec::new();
     let mut i = 1;
@@ -224,7 +249,7 @@ pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
             b"string" => break,
             b"currmove" => {
                 if let Some(s) = spans.get(i) {
-                    out.push(s.clone());
+                    out.push(vec![s.clone()]);
                     i += 1;
                 }
             }
@@ -236,18 +261,103 @@ pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
                 {
                     i += 1;
                 }
+                let mut group = Vec::new();
                 while let Some(s) = spans.get(i) {
                     if is_keyword(&line[s.clone()]) {
                         break;
                     }
-                    out.push(s.clone());
+                    group.push(s.clone());
                     i += 1;
                 }
+                out.push(group);
             }
             _ => {}
         }
     }
     out
+}
+
+/// The allocation-free form of [`info_move_groups`] for the proxy's hot
+/// path: move spans go to `spans`, and each group is a range of indices
+/// into `spans` in `groups`. Both vectors are cleared first.
+pub fn info_move_groups_into(
+    line: &[u8],
+    spans: &mut Vec<Range<usize>>,
+    groups: &mut Vec<Range<usize>>,
+) {
+    spans.clear();
+    groups.clear();
+    // Jump to the first move-list keyword (SIMD search); the tokens before
+    // it are numbers and keywords, and most lines have no such keyword
+    // before a `string`.
+    use memchr::memmem::Finder;
+    static FINDERS: std::sync::OnceLock<[Finder<'static>; 5]> = std::sync::OnceLock::new();
+    let [pv, currmove, refutation, currline, string] = FINDERS.get_or_init(|| {
+        [
+            Finder::new(b" pv "),
+            Finder::new(b" currmove "),
+            Finder::new(b" refutation "),
+            Finder::new(b" currline "),
+            Finder::new(b" string "),
+        ]
+    });
+    let first = [pv, currmove, refutation, currline]
+        .iter()
+        .filter_map(|f| f.find(line))
+        .min();
+    let Some(first) = first else {
+        return;
+    };
+    if string.find(&line[..first]).is_some() {
+        return;
+    }
+    let offset = first + 1;
+    let line = &line[offset..];
+    #[derive(PartialEq)]
+    enum Mode {
+        Other,
+        Currmove,
+        Seq,
+        CurrlineStart,
+    }
+    let mut mode = Mode::Other;
+    let mut start = 0;
+    for span in token_spans(line) {
+        let t = &line[span.clone()];
+        let span = span.start + offset..span.end + offset;
+        if is_keyword(t) {
+            if matches!(mode, Mode::Seq | Mode::CurrlineStart) && spans.len() > start {
+                groups.push(start..spans.len());
+            }
+            if t == b"string" {
+                return;
+            }
+            start = spans.len();
+            mode = match t {
+                b"currmove" => Mode::Currmove,
+                b"pv" | b"refutation" => Mode::Seq,
+                b"currline" => Mode::CurrlineStart,
+                _ => Mode::Other,
+            };
+            continue;
+        }
+        match mode {
+            Mode::Other => {}
+            Mode::Currmove => {
+                spans.push(span);
+                groups.push(start..spans.len());
+                mode = Mode::Other;
+            }
+            Mode::CurrlineStart if t.iter().all(u8::is_ascii_digit) => mode = Mode::Seq,
+            Mode::Seq | Mode::CurrlineStart => {
+                spans.push(span);
+                mode = Mode::Seq;
+            }
+        }
+    }
+    if mode == Mode::Seq && spans.len() > start {
+        groups.push(start..spans.len());
+    }
 }
 
 #[cfg(test)]
@@ -322,14 +432,46 @@ mod tests {
     #[test]
     fn move_spans_in_info() {
         let line = b"info depth 3 currmove e1h1 currmovenumber 2 pv e1h1 e8g8 score cp 3 refutation b1c3 a7a6 currline 1 e2e4 string pv e1h1";
-        let moves: Vec<&[u8]> = info_move_spans(line)
+        let groups: Vec<Vec<&[u8]>> = info_move_groups(line)
             .into_iter()
-            .map(|r| &line[r])
+            .map(|g| g.into_iter().map(|r| &line[r]).collect())
             .collect();
         assert_eq!(
-            moves,
-            vec![&b"e1h1"[..], b"e1h1", b"e8g8", b"b1c3", b"a7a6", b"e2e4"]
+            groups,
+            vec![
+                vec![&b"e1h1"[..]],
+                vec![&b"e1h1"[..], b"e8g8"],
+                vec![&b"b1c3"[..], b"a7a6"],
+                vec![&b"e2e4"[..]],
+            ]
         );
+    }
+
+    #[test]
+    fn keyword_match_is_the_list() {
+        for k in INFO_KEYWORDS {
+            assert!(is_keyword(k.as_bytes()), "{k}");
+        }
+        assert!(!is_keyword(b"e2e4") && !is_keyword(b"pvx") && !is_keyword(b""));
+    }
+
+    #[test]
+    fn both_group_functions_agree() {
+        for line in [
+            &b"info depth 3 currmove e1h1 currmovenumber 2 pv e1h1 e8g8 score cp 3 refutation b1c3 a7a6 currline 1 e2e4 string pv e1h1"[..],
+            b"info pv",
+            b"info currline 2 pv a2a3",
+            b"info currmove",
+            b"info refutation a1a2 currline a2a3 b2b3",
+        ] {
+            let expected = info_move_groups(line);
+            let (mut spans, mut groups) = (Vec::new(), Vec::new());
+            info_move_groups_into(line, &mut spans, &mut groups);
+            let got: Vec<Vec<Range<usize>>> =
+                groups.into_iter().map(|g| spans[g].to_vec()).collect();
+            let expected: Vec<_> = expected.into_iter().filter(|g| !g.is_empty()).collect();
+            assert_eq!(got, expected, "{}", String::from_utf8_lossy(line));
+        }
     }
 
     #[test]
@@ -346,7 +488,7 @@ mod tests {
             b"option name",
         ] {
             let _ = parse_engine_line(line);
-            let _ = info_move_spans(line);
+            let _ = info_move_groups(line);
         }
     }
 }

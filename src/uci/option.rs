@@ -87,8 +87,9 @@ impl OptionDecl {
                     .collect(),
             },
             "button" => OptionKind::Button,
+            // `<empty>` is Stockfish's way of writing an empty default.
             "string" => OptionKind::String {
-                default: get("default"),
+                default: get("default").map(|d| if d == "<empty>" { String::new() } else { d }),
             },
             _ => return None,
         };

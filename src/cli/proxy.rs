@@ -1,0 +1,104 @@
+//! `uci960 proxy`: what a user adds as an engine in a GUI. Arguments and
+//! the TOML config become [`Settings`] and an engine command; the proxy
+//! itself lives in [`crate::proxy`].
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::engine::EngineCommand;
+use crate::notation::fen::FenFlavour;
+use crate::proxy::config::{ProxyConfig, parse_start};
+use crate::proxy::{GuiCastling, Settings};
+
+#[derive(Args, Debug)]
+pub struct ProxyArgs {
+    /// TOML config (engine command, engine options, and these flags; the
+    /// command line wins).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// `gui` (positions as the GUI sends them) or a method of `positions`
+    /// (die, bag-redraw, bag-swap, random, dfrc, sp:N[,M…], book:PATH, …)
+    /// to inject start positions at each `ucinewgame`.
+    #[arg(long, value_name = "gui|METHOD")]
+    pub start: Option<String>,
+    /// Seed for the start method (random and announced on stderr if unset).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// FEN castling flavour sent to the engine for Chess960 positions.
+    #[arg(long, value_name = "shredder|xfen")]
+    pub engine_fen: Option<FenFlavour>,
+    /// Castling notation the GUI uses.
+    #[arg(long, value_name = "auto|kxr|standard")]
+    pub gui_castling: Option<GuiCastling>,
+    /// Append every line, timestamped, to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Seconds without `readyok`/`bestmove` after `isready`/`stop` before
+    /// the proxy reports a silent engine.
+    #[arg(long, value_name = "SECONDS")]
+    pub silence_timeout: Option<f64>,
+    /// The engine and its arguments (after `--`); none: the built-in engine.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ENGINE [ARGS]"
+    )]
+    pub engine: Vec<String>,
+}
+
+/// Merges the config file and the command line.
+pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
+    let (file_cmd, mut settings) = match &args.config {
+        Some(path) => {
+            let config = ProxyConfig::load(path)?;
+            let base = path.parent().unwrap_or(Path::new("."));
+            let settings = config
+                .settings()
+                .with_context(|| format!("config '{}'", path.display()))?;
+            (config.engine_command(base), settings)
+        }
+        None => (None, Settings::default()),
+    };
+    if let Some(start) = &args.start {
+        settings.start = parse_start(start)?;
+    }
+    if args.seed.is_some() {
+        settings.seed = args.seed;
+    }
+    if let Some(f) = args.engine_fen {
+        settings.engine_fen = f;
+    }
+    if let Some(c) = args.gui_castling {
+        settings.gui_castling = c;
+    }
+    if args.log.is_some() {
+        settings.log = args.log.clone();
+    }
+    if let Some(t) = args.silence_timeout {
+        anyhow::ensure!(
+            t.is_finite() && t > 0.0,
+            "--silence-timeout must be a positive number of seconds, not {t}"
+        );
+        settings.silence_timeout = Duration::from_secs_f64(t);
+    }
+    let cmd = match args.engine.split_first() {
+        Some((program, rest)) => EngineCommand::new(program).with_args(rest.iter().cloned()),
+        None => file_cmd.unwrap_or_else(EngineCommand::builtin),
+    };
+    Ok((cmd, settings))
+}
+
+/// Runs the proxy.
+pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
+    let (cmd, settings) = resolve(&args)?;
+    // Only announce a seed when one matters (a random start method).
+    let fallback = match (&settings.start, settings.seed) {
+        (Some(_), None) => super::seed_or_announce(None),
+        _ => 0,
+    };
+    crate::proxy::run::run(&cmd, &settings, fallback)
+}

@@ -1,0 +1,248 @@
+//! Proxy settings: from the command line, a TOML file, or both (the command
+//! line wins).
+//!
+//! ```toml
+//! [engine]
+//! program = "/usr/games/stockfish"
+//! args = []
+//! # dir = "/tmp"
+//!
+//! [engine.options]      # sent after the engine's handshake
+//! Hash = 64
+//! Threads = 1
+//!
+//! [proxy]
+//! start = "gui"          # or die, bag-redraw, sp:518, book:PATH, …
+//! seed = 42
+//! engine-fen = "shredder"
+//! gui-castling = "auto"
+//! log = "/tmp/uci960-proxy.log"
+//! silence-timeout = 10   # seconds without readyok/bestmove before a report
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::options::GuiCastling;
+use crate::engine::EngineCommand;
+use crate::notation::fen::FenFlavour;
+use crate::setup::method::MethodSpec;
+
+/// What the session needs to know at start.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `None`: the GUI's start positions (no injection).
+    pub start: Option<MethodSpec>,
+    pub seed: Option<u64>,
+    pub engine_fen: FenFlavour,
+    pub gui_castling: GuiCastling,
+    pub log: Option<PathBuf>,
+    /// Engine options to set after the handshake, in order.
+    pub engine_options: Vec<(String, String)>,
+    pub silence_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            start: None,
+            seed: None,
+            engine_fen: FenFlavour::Shredder,
+            gui_castling: GuiCastling::Auto,
+            log: None,
+            engine_options: Vec::new(),
+            silence_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Parses a `--start` value: `gui` or a method of `positions`.
+pub fn parse_start(text: &str) -> anyhow::Result<Option<MethodSpec>> {
+    if text.eq_ignore_ascii_case("gui") {
+        return Ok(None);
+    }
+    let spec: MethodSpec = text
+        .parse()
+        .with_context(|| format!("bad start method '{text}'"))?;
+    Ok(Some(spec))
+}
+
+/// The TOML file.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProxyConfig {
+    #[serde(default)]
+    pub engine: Option<EngineSection>,
+    #[serde(default)]
+    pub proxy: ProxySection,
+}
+
+/// `[engine]`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSection {
+    pub program: PathBuf,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
+    #[serde(default)]
+    pub options: toml::Table,
+}
+
+/// `[proxy]`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ProxySection {
+    pub start: Option<String>,
+    pub seed: Option<u64>,
+    pub engine_fen: Option<FenFlavour>,
+    pub gui_castling: Option<GuiCastling>,
+    pub log: Option<PathBuf>,
+    pub silence_timeout: Option<f64>,
+}
+
+impl ProxyConfig {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> anyhow::Result<ProxyConfig> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config '{}'", path.display()))?;
+        ProxyConfig::parse(&text).with_context(|| format!("config '{}'", path.display()))
+    }
+
+    /// Parses config text.
+    pub fn parse(text: &str) -> anyhow::Result<ProxyConfig> {
+        Ok(toml::from_str(text)?)
+    }
+
+    /// The engine command, with a relative program or dir resolved against
+    /// the config file's directory.
+    pub fn engine_command(&self, base: &Path) -> Option<EngineCommand> {
+        let e = self.engine.as_ref()?;
+        let resolve = |p: &Path| {
+            if p.is_relative() && p.components().count() > 1 {
+                base.join(p)
+            } else {
+                p.to_path_buf()
+            }
+        };
+        Some(EngineCommand {
+            program: resolve(&e.program),
+            args: e.args.clone(),
+            dir: e.dir.as_deref().map(|d| {
+                if d.is_relative() {
+                    base.join(d)
+                } else {
+                    d.to_path_buf()
+                }
+            }),
+        })
+    }
+
+    /// Applies the file onto default settings.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        let mut s = Settings::default();
+        let p = &self.proxy;
+        if let Some(start) = &p.start {
+            s.start = parse_start(start)?;
+        }
+        s.seed = p.seed;
+        if let Some(f) = p.engine_fen {
+            s.engine_fen = f;
+        }
+        if let Some(c) = p.gui_castling {
+            s.gui_castling = c;
+        }
+        s.log = p.log.clone();
+        if let Some(t) = p.silence_timeout {
+            anyhow::ensure!(
+                t.is_finite() && t > 0.0,
+                "silence-timeout must be a positive number of seconds, not {t}"
+            );
+            s.silence_timeout = Duration::from_secs_f64(t);
+        }
+        if let Some(e) = &self.engine {
+            for (name, value) in &e.options {
+                let value = match value {
+                    toml::Value::String(v) => v.clone(),
+                    toml::Value::Integer(v) => v.to_string(),
+                    toml::Value::Float(v) => v.to_string(),
+                    toml::Value::Boolean(v) => v.to_string(),
+                    other => anyhow::bail!(
+                        "engine option '{name}': {other} is not a string, number or boolean"
+                    ),
+                };
+                s.engine_options.push((name.clone(), value));
+            }
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_config() {
+        let c = ProxyConfig::parse(
+            r#"
+[engine]
+program = "/usr/games/stockfish"
+args = ["-x"]
+[engine.options]
+Hash = 64
+"Skill Level" = "5"
+Ponder = false
+[proxy]
+start = "sp:518,0"
+seed = 7
+engine-fen = "xfen"
+gui-castling = "kxr"
+silence-timeout = 2.5
+"#,
+        )
+        .unwrap();
+        let s = c.settings().unwrap();
+        assert_eq!(s.start, Some(MethodSpec::Fixed(vec![518, 0])));
+        assert_eq!(s.seed, Some(7));
+        assert_eq!(s.engine_fen, FenFlavour::XFen);
+        assert_eq!(s.gui_castling, GuiCastling::Kxr);
+        assert_eq!(s.silence_timeout, Duration::from_millis(2500));
+        assert_eq!(
+            s.engine_options,
+            vec![
+                ("Hash".to_string(), "64".to_string()),
+                ("Ponder".to_string(), "false".to_string()),
+                ("Skill Level".to_string(), "5".to_string())
+            ]
+        );
+        let cmd = c.engine_command(Path::new("/etc")).unwrap();
+        assert_eq!(cmd.program, PathBuf::from("/usr/games/stockfish"));
+    }
+
+    #[test]
+    fn example_config_is_valid() {
+        let c = ProxyConfig::parse(include_str!("../../configs/proxy-stockfish.toml")).unwrap();
+        let s = c.settings().unwrap();
+        assert_eq!(s.start, None);
+        assert_eq!(s.engine_options.len(), 2);
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let err = ProxyConfig::parse("[proxy]\nstart = 3")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("start"), "{err}");
+        let err = ProxyConfig::parse("[proxy]\nbogus = 1")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bogus"), "{err}");
+        let c = ProxyConfig::parse("[proxy]\nstart = \"dice\"").unwrap();
+        let err = format!("{:#}", c.settings().unwrap_err());
+        assert!(err.contains("dice"), "{err}");
+    }
+}

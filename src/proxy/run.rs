@@ -1,0 +1,368 @@
+//! The proxy's I/O edge: the engine process and one `poll(2)` loop that
+//! reads the GUI and the engine in large chunks, feeds each line to the
+//! [`Session`] and writes what it returns. Output to the GUI is flushed after
+//! each chunk, so a burst of engine lines costs one write and a lone line is
+//! written at once; nothing waits on a timer.
+
+use std::io::{self, BufWriter, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use super::config::Settings;
+use super::log::{Direction, Log};
+use super::session::{Out, Session};
+use crate::engine::{EngineCommand, EngineProcess, SpawnOptions};
+
+/// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
+const GRACE: Duration = Duration::from_secs(1);
+
+#[derive(Clone, Copy)]
+enum Source {
+    Gui,
+    Engine,
+}
+
+struct Io<W: Write> {
+    gui: W,
+    engine: EngineProcess,
+    log: Option<Log>,
+}
+
+impl<W: Write> Io<W> {
+    fn log(&mut self, dir: Direction, line: &[u8]) {
+        if let Some(log) = &mut self.log {
+            log.line(dir, line);
+        }
+    }
+
+    fn write_gui(&mut self, line: &[u8]) -> io::Result<()> {
+        self.log(Direction::ProxyToGui, line);
+        self.gui.write_all(line)?;
+        self.gui.write_all(b"\n")
+    }
+
+    fn write_engine(&mut self, line: &[u8]) {
+        self.log(Direction::ProxyToEngine, line);
+        // A write error means the engine is gone; its EOF reports that.
+        let _ = self.engine.send(line);
+    }
+
+    fn note(&mut self, text: &str, stderr: bool) {
+        self.log(Direction::Note, text.as_bytes());
+        if stderr {
+            eprintln!("uci960 proxy: {text}");
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if let Some(log) = &mut self.log {
+            log.flush();
+        }
+        self.gui.flush()
+    }
+
+    fn set_log(&mut self, path: Option<&Path>) {
+        self.log = None;
+        if let Some(path) = path {
+            match Log::open(path) {
+                Ok(log) => self.log = Some(log),
+                Err(e) => {
+                    let msg = format!("cannot open log '{}': {e}", path.display());
+                    let _ = self.write_gui(format!("info string uci960: {msg}").as_bytes());
+                    self.note(&msg, true);
+                }
+            }
+        }
+    }
+
+    /// `quit`, then SIGTERM, then SIGKILL; the engine is reaped.
+    fn shutdown(&mut self, why: &str) {
+        let _ = self.flush();
+        self.log(Direction::ProxyToEngine, b"quit");
+        let report = self.engine.shutdown(GRACE);
+        self.note(
+            &format!("{why}: engine {} ({:?})", report.describe(), report.step),
+            false,
+        );
+        if let Some(log) = &mut self.log {
+            log.flush();
+        }
+    }
+}
+
+/// Lines read from a file descriptor in large chunks.
+struct LineReader {
+    fd: RawFd,
+    buf: Vec<u8>,
+    /// Start of the first unconsumed byte.
+    start: usize,
+    eof: bool,
+}
+
+impl LineReader {
+    fn new(fd: RawFd) -> LineReader {
+        LineReader {
+            fd,
+            buf: Vec::with_capacity(1 << 16),
+            start: 0,
+            eof: false,
+        }
+    }
+
+    /// One `read(2)` (the fd is readable, so it does not block).
+    fn fill(&mut self) {
+        if self.start > 0 {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        if self.buf.capacity() - self.buf.len() < 1 << 15 {
+            self.buf.reserve(1 << 16);
+        }
+        let spare = self.buf.capacity() - self.buf.len();
+        // SAFETY: reading into the vector's spare capacity, then setting the
+        // length to exactly what read(2) wrote.
+        let n = unsafe {
+            libc::read(
+                self.fd,
+                self.buf.as_mut_ptr().add(self.buf.len()).cast(),
+                spare,
+            )
+        };
+        if n > 0 {
+            unsafe { self.buf.set_len(self.buf.len() + n as usize) };
+        } else if n == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            self.eof = true;
+        }
+    }
+
+    /// The next complete line (without `\n`); at EOF also a last partial one.
+    fn next_line(&mut self) -> Option<(usize, usize)> {
+        let rest = &self.buf[self.start..];
+        match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                let line = (self.start, self.start + i);
+                self.start += i + 1;
+                Some(line)
+            }
+            None if self.eof && !rest.is_empty() => {
+                let line = (self.start, self.buf.len());
+                self.start = self.buf.len();
+                Some(line)
+            }
+            None => None,
+        }
+    }
+}
+
+/// Runs the proxy until the GUI quits (exit 0), the engine ends (exit 1)
+/// or a signal arrives (exit 128 + signal). `fallback_seed` is used when
+/// no seed is set.
+///
+/// One thread and `poll(2)` over the GUI's stdin, the engine's stdout and
+/// one self-pipe per signal: no thread hand-offs on the data path, which is
+/// what keeps a round trip close to a direct one.
+pub fn run(
+    cmd: &EngineCommand,
+    settings: &Settings,
+    fallback_seed: u64,
+) -> anyhow::Result<ExitCode> {
+    // Signals first, so that none is missed between spawn and the loop.
+    const SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+    let mut sig_reads = Vec::new();
+    for sig in SIGNALS {
+        let (read, write) = UnixStream::pair().context("cannot create a signal pipe")?;
+        read.set_nonblocking(true)?;
+        signal_hook::low_level::pipe::register(sig, write)
+            .context("cannot install signal handlers")?;
+        sig_reads.push(read);
+    }
+
+    let log = match &settings.log {
+        Some(p) => {
+            Some(Log::open(p).with_context(|| format!("cannot open log '{}'", p.display()))?)
+        }
+        None => None,
+    };
+    let mut engine = EngineProcess::spawn_with(
+        cmd,
+        SpawnOptions {
+            stderr: crate::engine::process::StderrMode::Inherit,
+            die_with_parent: true,
+            raw_stdout: true,
+        },
+    )?;
+    let engine_stdout = engine.take_stdout().context("engine stdout")?;
+    let mut gui_in = LineReader::new(0);
+    let mut engine_in = LineReader::new(engine_stdout.as_raw_fd());
+
+    let stdout = io::stdout();
+    let mut io = Io {
+        gui: BufWriter::with_capacity(1 << 16, stdout.lock()),
+        engine,
+        log,
+    };
+    let mut session = Session::new(settings, fallback_seed, &cmd.display());
+    let mut out = Vec::new();
+    let mut awaiting = None;
+    let mut deadline: Option<Instant> = None;
+    let silence = settings.silence_timeout;
+
+    loop {
+        let mut fds = vec![
+            libc::pollfd {
+                fd: 0,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: engine_in.fd,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        for r in &sig_reads {
+            fds.push(libc::pollfd {
+                fd: r.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            });
+        }
+        let timeout_ms = match deadline {
+            Some(d) => d
+                .saturating_duration_since(Instant::now())
+                .as_millis()
+                .clamp(1, i32::MAX as u128) as i32,
+            None => -1,
+        };
+        // SAFETY: `fds` is a valid array of pollfd for the call's duration.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
+        if n < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err).context("poll");
+        }
+        for (i, r) in sig_reads.iter_mut().enumerate() {
+            if fds[2 + i].revents != 0 {
+                let mut b = [0u8; 16];
+                let _ = r.read(&mut b);
+                let sig = SIGNALS[i];
+                io.shutdown(&format!("signal {sig}"));
+                return Ok(ExitCode::from(128u8.saturating_add(sig as u8)));
+            }
+        }
+        if n == 0 {
+            session.on_silence(silence.as_secs_f64(), &mut out);
+            deadline = None;
+            if let Some(code) = apply(&mut io, &mut out, None) {
+                return Ok(code);
+            }
+        }
+        let ready = |i: usize| fds[i].revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
+        if ready(1) {
+            engine_in.fill();
+            while let Some((a, b)) = engine_in.next_line() {
+                let line = &engine_in.buf[a..b];
+                io.log(Direction::EngineToProxy, line);
+                session.from_engine(line, &mut out);
+                if let Some(code) = apply(&mut io, &mut out, Some((Source::Engine, line))) {
+                    return Ok(code);
+                }
+            }
+            if engine_in.eof {
+                return Ok(engine_ended(&mut io, session.engine_name()));
+            }
+        }
+        if ready(0) {
+            gui_in.fill();
+            while let Some((a, b)) = gui_in.next_line() {
+                let line = &gui_in.buf[a..b];
+                io.log(Direction::GuiToProxy, line);
+                session.from_gui(line, &mut out);
+                if let Some(code) = apply(&mut io, &mut out, Some((Source::Gui, line))) {
+                    return Ok(code);
+                }
+            }
+            if gui_in.eof {
+                io.shutdown("GUI closed its input");
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+        if session.awaiting() != awaiting {
+            awaiting = session.awaiting();
+            deadline = awaiting.map(|_| Instant::now() + silence);
+        }
+        if io.flush().is_err() {
+            io.shutdown("GUI output closed");
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+}
+
+/// Carries out the session's actions for one input line; `Some(code)` when
+/// the proxy must exit.
+fn apply<W: Write>(
+    io: &mut Io<W>,
+    out: &mut Vec<Out>,
+    input: Option<(Source, &[u8])>,
+) -> Option<ExitCode> {
+    for o in out.drain(..) {
+        let written = match o {
+            Out::Forward => match input {
+                Some((Source::Gui, line)) => {
+                    io.write_engine(line);
+                    Ok(())
+                }
+                Some((Source::Engine, line)) => io.write_gui(line),
+                None => Ok(()),
+            },
+            Out::Gui(l) => io.write_gui(&l),
+            Out::Engine(l) => {
+                io.write_engine(&l);
+                Ok(())
+            }
+            Out::Note { text, stderr } => {
+                io.note(&text, stderr);
+                Ok(())
+            }
+            Out::SetLog(path) => {
+                io.set_log(path.as_deref());
+                Ok(())
+            }
+            Out::Quit => {
+                io.shutdown("GUI sent quit");
+                return Some(ExitCode::SUCCESS);
+            }
+        };
+        if written.is_err() {
+            io.shutdown("GUI output closed");
+            return Some(ExitCode::SUCCESS);
+        }
+    }
+    None
+}
+
+/// The engine closed its output: report its status, reap it, exit 1.
+fn engine_ended<W: Write>(io: &mut Io<W>, name: &str) -> ExitCode {
+    let status = match io.engine.wait_timeout(GRACE) {
+        Some(s) => crate::engine::describe_status(s),
+        None => {
+            io.engine.kill();
+            "closed its output and was killed".into()
+        }
+    };
+    let msg = format!("engine {name} {status}");
+    let _ = io.write_gui(format!("info string uci960: {msg}").as_bytes());
+    let _ = io.flush();
+    io.note(&msg, true);
+    if let Some(log) = &mut io.log {
+        log.flush();
+    }
+    ExitCode::from(1)
+}

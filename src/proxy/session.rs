@@ -1,0 +1,894 @@
+//! The proxy's protocol core, sans-IO: a line from the GUI or the engine
+//! goes in, [`Out`] actions come out (forward the line unchanged, send other
+//! lines, notes for the log, quit). No clocks, no threads, no files.
+//!
+//! The rules, each with unit tests below:
+//! * handshake: `id name` gets " (uci960)"; the proxy's options follow the
+//!   engine's before `uciok`; an engine without `UCI_Chess960` is reported;
+//!   configured engine options are set after the engine's `uciok`.
+//! * positions: FENs validated; Chess960 positions get `UCI_Chess960 true`
+//!   injected and the engine's FEN flavour; a standard position restores what
+//!   the GUI asked for; invalid ones never reach the engine, and the next
+//!   `go` is answered with `bestmove 0000`.
+//! * start-position injection: `ucinewgame` draws the next position by the
+//!   chosen method, `position startpos` uses it.
+//! * moves: castles translated both ways; illegal GUI moves and illegal
+//!   `bestmove`s reported; ambiguous castles warned once and left as written.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::str::FromStr;
+
+use shakmaty::{Chess, Move, Position};
+
+use super::config::Settings;
+use super::options::{self, GuiCastling, ProxyOption};
+use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
+use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
+use crate::setup::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
+use crate::uci::engine_msg::info_move_groups_into;
+use crate::uci::line::{split_line_end, str_tokens, token_spans};
+use crate::uci::{OptionDecl, PositionBase, PositionCommand, SetOption};
+
+/// One action for the I/O layer, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Out {
+    /// The input line, byte for byte, to the other side.
+    Forward,
+    /// A line for the GUI.
+    Gui(Vec<u8>),
+    /// A line for the engine.
+    Engine(Vec<u8>),
+    /// A proxy note for the log; `stderr` also for the user's terminal.
+    Note { text: String, stderr: bool },
+    /// The GUI chose a log file (`None`: stop logging).
+    SetLog(Option<PathBuf>),
+    /// The GUI said `quit`: shut the engine down and exit 0.
+    Quit,
+}
+
+/// What the engine owes an answer to (for the silence timeout).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Awaiting {
+    ReadyOk,
+    BestMove,
+}
+
+impl Awaiting {
+    pub fn command(self) -> &'static str {
+        match self {
+            Awaiting::ReadyOk => "isready",
+            Awaiting::BestMove => "stop",
+        }
+    }
+}
+
+/// The position the engine was last given.
+#[derive(Clone, Debug)]
+enum Current {
+    /// No `position` yet: the engine's own start position.
+    Unset,
+    Valid(Chess),
+    /// The last `position` was refused and not sent.
+    Refused,
+}
+
+/// A translated move sequence (its bytes) and its replacements (token
+/// index in the sequence, new text).
+type PvCache = (Vec<u8>, Vec<(usize, Rc<str>)>);
+
+/// The proxy session.
+pub struct Session {
+    engine_name: String,
+    // proxy options
+    start_name: String,
+    cli_start: Option<MethodSpec>,
+    sp: u16,
+    book: Option<PathBuf>,
+    seed: Option<u64>,
+    fallback_seed: u64,
+    engine_fen: FenFlavour,
+    gui_castling: GuiCastling,
+    log: Option<PathBuf>,
+    engine_options: Vec<(String, String)>,
+    // start positions
+    source: Option<PositionSource>,
+    drawn: Option<Drawn>,
+    // engine and GUI state
+    engine_declares_960: bool,
+    engine_uciok: bool,
+    /// `uci` was forwarded and `uciok` has not come back yet.
+    in_handshake: bool,
+    /// GUI lines held back during the handshake (a client that does not
+    /// wait for `uciok` must not have its positions judged before the
+    /// engine said whether it supports Chess960).
+    held: Vec<Vec<u8>>,
+    gui_960: bool,
+    engine_960: bool,
+    current: Current,
+    search: Option<Chess>,
+    awaiting: Option<Awaiting>,
+    warned: HashSet<String>,
+    /// The last translated move sequence of an `info` line and its
+    /// replacements (token index, text): engines repeat a PV over many
+    /// lines, so this saves replaying it. Cleared at each `go`.
+    info_cache: Option<PvCache>,
+    /// Scratch buffers for `info` lines (no allocation per line).
+    scratch_spans: Vec<Range<usize>>,
+    scratch_groups: Vec<Range<usize>>,
+    scratch_reps: Vec<(Range<usize>, Rc<str>)>,
+}
+
+impl Session {
+    /// A session; `fallback_seed` is used when no seed is set (the I/O
+    /// layer draws it, so the session itself stays deterministic).
+    pub fn new(settings: &Settings, fallback_seed: u64, engine_name: &str) -> Session {
+        let (start_name, sp, book) = match &settings.start {
+            None => ("gui".to_string(), 518, None),
+            Some(MethodSpec::Fixed(n)) => {
+                ("sp".to_string(), n.first().copied().unwrap_or(518), None)
+            }
+            Some(MethodSpec::Book { path, .. }) => (
+                settings
+                    .start
+                    .as_ref()
+                    .map_or("book", |s| s.name())
+                    .to_string(),
+                518,
+                Some(path.clone()),
+            ),
+            Some(other) => (other.name().to_string(), 518, None),
+        };
+        Session {
+            engine_name: engine_name.to_string(),
+            start_name,
+            cli_start: settings.start.clone(),
+            sp,
+            book,
+            seed: settings.seed,
+            fallback_seed,
+            engine_fen: settings.engine_fen,
+            gui_castling: settings.gui_castling,
+            log: settings.log.clone(),
+            engine_options: settings.engine_options.clone(),
+            source: None,
+            drawn: None,
+            engine_declares_960: false,
+            engine_uciok: false,
+            in_handshake: false,
+            held: Vec::new(),
+            gui_960: false,
+            engine_960: false,
+            current: Current::Unset,
+            search: None,
+            awaiting: None,
+            warned: HashSet::new(),
+            info_cache: None,
+            scratch_spans: Vec::new(),
+            scratch_groups: Vec::new(),
+            scratch_reps: Vec::new(),
+        }
+    }
+
+    /// What the engine owes an answer to, if anything.
+    pub fn awaiting(&self) -> Option<Awaiting> {
+        self.awaiting
+    }
+
+    /// Whether the engine declared `UCI_Chess960` (known after its `uciok`).
+    pub fn engine_supports_chess960(&self) -> bool {
+        self.engine_declares_960
+    }
+
+    fn gui_notation(&self) -> CastlingNotation {
+        match self.gui_castling {
+            GuiCastling::Kxr => CastlingNotation::KingTakesRook,
+            GuiCastling::Standard => CastlingNotation::KingTwoSquares,
+            GuiCastling::Auto if self.gui_960 => CastlingNotation::KingTakesRook,
+            GuiCastling::Auto => CastlingNotation::KingTwoSquares,
+        }
+    }
+
+    fn engine_notation(&self) -> CastlingNotation {
+        if self.engine_960 {
+            CastlingNotation::KingTakesRook
+        } else {
+            CastlingNotation::KingTwoSquares
+        }
+    }
+
+    /// Tells the GUI (`info string`) and the log.
+    fn tell(&self, out: &mut Vec<Out>, text: String, stderr: bool) {
+        out.push(Out::Gui(format!("info string uci960: {text}").into_bytes()));
+        out.push(Out::Note { text, stderr });
+    }
+
+    fn warn_once(&mut self, out: &mut Vec<Out>, key: String, text: String) {
+        if self.warned.insert(key) {
+            self.tell(out, text, false);
+        }
+    }
+
+    // ----- GUI side -----
+
+    /// A line from the GUI (with or without its line ending).
+    pub fn from_gui(&mut self, line: &[u8], out: &mut Vec<Out>) {
+        let (content, _) = split_line_end(line);
+        let first = token_spans(content).next().map(|r| &content[r]);
+        if self.in_handshake && first != Some(b"quit") {
+            self.held.push(line.to_vec());
+            return;
+        }
+        match first {
+            Some(b"uci") => {
+                self.in_handshake = true;
+                out.push(Out::Forward);
+            }
+            Some(b"position") => self.on_position(content, out),
+            Some(b"go") => self.on_go(content, out),
+            Some(b"setoption") => self.on_setoption(content, out),
+            Some(b"ucinewgame") => {
+                out.push(Out::Forward);
+                self.warned.clear();
+                self.drawn = None;
+                if self.start_spec().is_some() {
+                    self.draw(out);
+                }
+            }
+            Some(b"isready") => {
+                out.push(Out::Forward);
+                self.awaiting = Some(Awaiting::ReadyOk);
+            }
+            Some(b"stop") => {
+                out.push(Out::Forward);
+                if self.search.is_some() {
+                    self.awaiting = Some(Awaiting::BestMove);
+                }
+            }
+            Some(b"quit") => out.push(Out::Quit),
+            _ => out.push(Out::Forward),
+        }
+    }
+
+    fn on_setoption(&mut self, content: &[u8], out: &mut Vec<Out>) {
+        let Some(set) = std::str::from_utf8(content).ok().and_then(SetOption::parse) else {
+            out.push(Out::Forward);
+            return;
+        };
+        if set.name.eq_ignore_ascii_case("UCI_Chess960") {
+            let on = set
+                .value
+                .as_deref()
+                .is_some_and(|v| v.eq_ignore_ascii_case("true"));
+            self.gui_960 = on;
+            self.engine_960 = on;
+            out.push(Out::Forward);
+            return;
+        }
+        match ProxyOption::from_name(&set.name) {
+            Some(opt) => {
+                let value = set.value.unwrap_or_default();
+                if let Err(e) = self.set_proxy_option(opt, value.trim(), out) {
+                    self.tell(out, format!("setoption {}: {e}", set.name), false);
+                }
+            }
+            None => out.push(Out::Forward),
+        }
+    }
+
+    fn set_proxy_option(
+        &mut self,
+        opt: ProxyOption,
+        value: &str,
+        out: &mut Vec<Out>,
+    ) -> Result<(), String> {
+        match opt {
+            ProxyOption::Start => {
+                let v = value.to_ascii_lowercase();
+                if v != "gui" && !METHOD_NAMES.contains(&v.as_str()) {
+                    return Err(format!(
+                        "unknown start method '{value}' (use gui, {})",
+                        METHOD_NAMES.join(", ")
+                    ));
+                }
+                self.start_name = v;
+                self.cli_start = None;
+            }
+            ProxyOption::Sp => {
+                let n: u16 =
+                    value.parse().ok().filter(|n| *n < 960).ok_or_else(|| {
+                        format!("'{value}' is not a start position number 0..959")
+                    })?;
+                self.sp = n;
+                if matches!(self.cli_start, Some(MethodSpec::Fixed(_))) {
+                    self.cli_start = None;
+                }
+            }
+            ProxyOption::Seed => {
+                self.seed = if value.is_empty() {
+                    None
+                } else {
+                    Some(
+                        value
+                            .parse()
+                            .map_err(|_| format!("'{value}' is not a seed (0..2^64-1)"))?,
+                    )
+                };
+            }
+            ProxyOption::Book => {
+                self.book = (!value.is_empty()).then(|| PathBuf::from(value));
+                if matches!(self.cli_start, Some(MethodSpec::Book { .. })) {
+                    self.cli_start = None;
+                }
+            }
+            ProxyOption::EngineFen => self.engine_fen = FenFlavour::from_str(value)?,
+            ProxyOption::GuiCastling => self.gui_castling = GuiCastling::from_str(value)?,
+            ProxyOption::Log => {
+                self.log = (!value.is_empty()).then(|| PathBuf::from(value));
+                out.push(Out::SetLog(self.log.clone()));
+            }
+        }
+        self.source = None;
+        Ok(())
+    }
+
+    /// The start method in force, `None` for `gui`.
+    fn start_spec(&self) -> Option<Result<MethodSpec, String>> {
+        if let Some(spec) = &self.cli_start {
+            return Some(Ok(spec.clone()));
+        }
+        match self.start_name.as_str() {
+            "gui" => None,
+            "sp" => Some(Ok(MethodSpec::Fixed(vec![self.sp]))),
+            "book" | "book-shuffle" => Some(match &self.book {
+                Some(path) => Ok(MethodSpec::Book {
+                    path: path.clone(),
+                    shuffle: self.start_name == "book-shuffle",
+                }),
+                None => Err(format!(
+                    "start method {} needs 'uci960 Book' set to a file",
+                    self.start_name
+                )),
+            }),
+            name => Some(MethodSpec::from_str(name).map_err(|e| e.to_string())),
+        }
+    }
+
+    /// Draws the next start position and announces it.
+    fn draw(&mut self, out: &mut Vec<Out>) -> Option<Drawn> {
+        let spec = match self.start_spec()? {
+            Ok(spec) => spec,
+            Err(e) => {
+                self.tell(out, e, true);
+                return None;
+            }
+        };
+        if self.source.is_none() {
+            match PositionSource::new(&spec, self.seed.unwrap_or(self.fallback_seed)) {
+                Ok(s) => self.source = Some(s),
+                Err(e) => {
+                    self.tell(out, format!("start method {spec}: {e}"), true);
+                    return None;
+                }
+            }
+        }
+        let drawn = self.source.as_mut()?.next_position();
+        let line = format!(
+            "info string uci960 start sp {} method {} fen {}",
+            drawn.sp_label(),
+            drawn.method,
+            drawn.fen(FenFlavour::XFen)
+        );
+        out.push(Out::Note {
+            text: line.clone(),
+            stderr: false,
+        });
+        out.push(Out::Gui(line.into_bytes()));
+        self.drawn = Some(drawn.clone());
+        Some(drawn)
+    }
+
+    fn refuse(&mut self, out: &mut Vec<Out>, text: String) {
+        self.current = Current::Refused;
+        self.tell(
+            out,
+            format!("{text}; position not sent to the engine"),
+            false,
+        );
+    }
+
+    fn on_position(&mut self, content: &[u8], out: &mut Vec<Out>) {
+        let Ok(text) = std::str::from_utf8(content) else {
+            return self.refuse(out, "position command is not valid UTF-8".into());
+        };
+        let cmd = match PositionCommand::parse(text) {
+            Ok(cmd) => cmd,
+            Err(e) => return self.refuse(out, format!("cannot read '{}': {e}", text.trim())),
+        };
+        // The base position and the text the engine gets for it (None:
+        // as the GUI wrote it).
+        let (base, mut base_out): (Chess, Option<String>) = match &cmd.base {
+            PositionBase::StartPos if self.start_spec().is_some() => {
+                let drawn = match self.drawn.clone() {
+                    Some(d) => Some(d),
+                    None => self.draw(out),
+                };
+                match drawn {
+                    Some(d) => (d.position.clone(), Some(String::new())),
+                    None => return self.refuse(out, "no start position could be drawn".into()),
+                }
+            }
+            PositionBase::StartPos => (Chess::default(), None),
+            PositionBase::Fen(fen) => match parse_position(fen) {
+                Ok(pos) => (pos, None),
+                Err(e) => return self.refuse(out, e.to_string()),
+            },
+        };
+        let chess960 = needs_chess960(&base);
+        if chess960 && !self.engine_declares_960 {
+            return self.refuse(
+                out,
+                format!(
+                    "engine {} does not support Chess960 (no UCI_Chess960 option), refusing {}",
+                    self.engine_name,
+                    position_fen(&base, FenFlavour::XFen)
+                ),
+            );
+        }
+        if chess960 || base_out.is_some() {
+            let fen = position_fen(
+                &base,
+                if chess960 {
+                    self.engine_fen
+                } else {
+                    FenFlavour::XFen
+                },
+            );
+            let same = matches!(&cmd.base, PositionBase::Fen(f) if *f == fen);
+            base_out = (!same).then_some(fen);
+        }
+        // UCI_Chess960: on for Chess960 positions, else what the GUI asked.
+        let want = chess960 || self.gui_960;
+        let mut setoption = None;
+        if want != self.engine_960 && self.engine_declares_960 {
+            let line = format!("setoption name UCI_Chess960 value {want}");
+            out.push(Out::Note {
+                text: format!("injecting '{line}'"),
+                stderr: false,
+            });
+            setoption = Some(line);
+            self.engine_960 = want;
+        }
+        let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
+        let mut pos = base;
+        let mut moves_out = Vec::with_capacity(cmd.moves.len());
+        let mut changed = false;
+        for (i, text) in cmd.moves.iter().enumerate() {
+            let ply = i + 1;
+            let m = match parse_move(&pos, text, gui_n) {
+                Ok(m) => m,
+                Err(MoveError::Ambiguous(a)) => {
+                    self.warn_once(
+                        out,
+                        format!("gui {text}"),
+                        format!("move '{text}' at ply {ply}: {a}; sent as written"),
+                    );
+                    match parse_move(&pos, text, eng_n) {
+                        Ok(m) => {
+                            moves_out.push(text.clone());
+                            pos.play_unchecked(m);
+                            continue;
+                        }
+                        Err(_) => {
+                            return self
+                                .refuse(out, format!("ambiguous move '{text}' at ply {ply}"));
+                        }
+                    }
+                }
+                Err(e) => {
+                    return self.refuse(out, format!("illegal move '{text}' at ply {ply}: {e}"));
+                }
+            };
+            let mut written = text.clone();
+            if m.is_castle() {
+                match write_move(&pos, m, eng_n) {
+                    Ok(s) => written = s,
+                    Err(a) => self.warn_once(
+                        out,
+                        format!("engine {text}"),
+                        format!("castle '{text}' at ply {ply}: {a}; sent as written"),
+                    ),
+                }
+            }
+            changed |= written != *text;
+            moves_out.push(written);
+            pos.play_unchecked(m);
+        }
+        if let Some(line) = setoption {
+            out.push(Out::Engine(line.into_bytes()));
+        }
+        if base_out.is_none() && !changed {
+            out.push(Out::Forward);
+        } else {
+            let base = match (&base_out, &cmd.base) {
+                (Some(fen), _) => PositionBase::Fen(fen.clone()),
+                (None, b) => b.clone(),
+            };
+            let line = PositionCommand {
+                base,
+                moves: moves_out,
+            };
+            out.push(Out::Engine(line.to_string().into_bytes()));
+        }
+        self.current = Current::Valid(pos);
+    }
+
+    fn on_go(&mut self, content: &[u8], out: &mut Vec<Out>) {
+        let pos = match &self.current {
+            Current::Refused => {
+                self.tell(
+                    out,
+                    "no valid position, answering bestmove 0000".into(),
+                    false,
+                );
+                out.push(Out::Gui(b"bestmove 0000".to_vec()));
+                return;
+            }
+            Current::Unset => Chess::default(),
+            Current::Valid(p) => p.clone(),
+        };
+        // Translate `searchmoves` (everything after it that is a move).
+        let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
+        let mut replacements = Vec::new();
+        let mut in_moves = false;
+        for span in token_spans(content) {
+            let tok = &content[span.clone()];
+            if tok == b"searchmoves" {
+                in_moves = true;
+                continue;
+            }
+            if !in_moves {
+                continue;
+            }
+            let Ok(text) = std::str::from_utf8(tok) else {
+                break;
+            };
+            match parse_move(&pos, text, gui_n) {
+                Ok(m) => {
+                    if m.is_castle()
+                        && let Ok(s) = write_move(&pos, m, eng_n)
+                        && s != text
+                    {
+                        replacements.push((span, s));
+                    }
+                }
+                Err(MoveError::Ambiguous(a)) => self.warn_once(
+                    out,
+                    format!("gui {text}"),
+                    format!("searchmoves '{text}': {a}; sent as written"),
+                ),
+                Err(_) => break,
+            }
+        }
+        if replacements.is_empty() {
+            out.push(Out::Forward);
+        } else {
+            out.push(Out::Engine(rewrite(content, &replacements)));
+        }
+        self.search = Some(pos);
+        self.info_cache = None;
+        self.awaiting = None;
+    }
+
+    // ----- engine side -----
+
+    /// A line from the engine (without `\n`; a `\r` may remain).
+    pub fn from_engine(&mut self, line: &[u8], out: &mut Vec<Out>) {
+        let (content, _) = split_line_end(line);
+        let first = token_spans(content).next().map(|r| &content[r]);
+        match first {
+            Some(b"info") => self.on_info(content, out),
+            Some(b"bestmove") => self.on_bestmove(content, out),
+            Some(b"readyok") => {
+                if self.awaiting == Some(Awaiting::ReadyOk) {
+                    self.awaiting = None;
+                }
+                out.push(Out::Forward);
+            }
+            Some(b"id") if !self.engine_uciok => {
+                let text = String::from_utf8_lossy(content);
+                let mut toks = str_tokens(&text);
+                if toks.nth(1) == Some("name") {
+                    let name = crate::uci::engine_msg::rest_after(&text, 2);
+                    self.engine_name = name;
+                    out.push(Out::Gui(
+                        format!("{} (uci960)", text.trim_end()).into_bytes(),
+                    ));
+                } else {
+                    out.push(Out::Forward);
+                }
+            }
+            Some(b"option") => {
+                if let Ok(text) = std::str::from_utf8(content)
+                    && let Some(decl) = OptionDecl::parse(text)
+                    && decl.name.eq_ignore_ascii_case("UCI_Chess960")
+                {
+                    self.engine_declares_960 = true;
+                }
+                out.push(Out::Forward);
+            }
+            Some(b"uciok") => self.on_uciok(out),
+            _ => out.push(Out::Forward),
+        }
+    }
+
+    fn on_uciok(&mut self, out: &mut Vec<Out>) {
+        self.engine_uciok = true;
+        let seed = self.seed.map(|s| s.to_string()).unwrap_or_default();
+        let book = self
+            .book
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let log = self
+            .log
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let start = match &self.cli_start {
+            Some(spec) => spec.name().to_string(),
+            None => self.start_name.clone(),
+        };
+        for decl in options::declarations(
+            &start,
+            self.sp,
+            &seed,
+            &book,
+            &self.engine_fen.to_string(),
+            &self.gui_castling.to_string(),
+            &log,
+        ) {
+            out.push(Out::Gui(decl.to_string().into_bytes()));
+        }
+        for (name, value) in &self.engine_options {
+            out.push(Out::Engine(
+                format!("setoption name {name} value {value}").into_bytes(),
+            ));
+        }
+        let held = std::mem::take(&mut self.held);
+        self.in_handshake = false;
+        if !self.engine_declares_960 {
+            self.tell(
+                out,
+                format!(
+                    "engine {} does not declare UCI_Chess960: Chess960 positions will be refused",
+                    self.engine_name
+                ),
+                true,
+            );
+        }
+        out.push(Out::Forward);
+        for line in held {
+            let mut replay = Vec::new();
+            self.from_gui(&line, &mut replay);
+            for o in replay {
+                out.push(match o {
+                    Out::Forward => Out::Engine(line.clone()),
+                    other => other,
+                });
+            }
+        }
+    }
+
+    fn on_bestmove(&mut self, content: &[u8], out: &mut Vec<Out>) {
+        self.awaiting = None;
+        let Some(pos) = self.search.take() else {
+            out.push(Out::Forward);
+            return;
+        };
+        let spans: Vec<Range<usize>> = token_spans(content).collect();
+        let text_at = |i: usize| {
+            spans
+                .get(i)
+                .and_then(|r| std::str::from_utf8(&content[r.clone()]).ok())
+        };
+        let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
+        let Some(mv) = text_at(1) else {
+            self.tell(out, "engine sent an empty bestmove".into(), true);
+            out.push(Out::Forward);
+            return;
+        };
+        let mut replacements = Vec::new();
+        let fen = || position_fen(&pos, FenFlavour::XFen);
+        if mv == "0000" || mv == "(none)" {
+            if !pos.legal_moves().is_empty() {
+                self.tell(
+                    out,
+                    format!(
+                        "engine has no move ('{mv}') in {} where moves are legal",
+                        fen()
+                    ),
+                    true,
+                );
+            }
+            out.push(Out::Forward);
+            return;
+        }
+        let m = match parse_move(&pos, mv, eng_n) {
+            Ok(m) => m,
+            Err(e) => {
+                self.tell(
+                    out,
+                    format!("illegal bestmove '{mv}' in {}: {e}", fen()),
+                    true,
+                );
+                out.push(Out::Forward);
+                return;
+            }
+        };
+        if m.is_castle() {
+            if let Ok(expected) = write_move(&pos, m, eng_n)
+                && expected != mv
+            {
+                self.warn_once(
+                    out,
+                    format!("notation {mv}"),
+                    format!(
+                        "engine wrote castle '{mv}' outside its notation ({eng_n}: '{expected}')"
+                    ),
+                );
+            }
+            self.translate_out(&pos, m, mv, gui_n, spans[1].clone(), &mut replacements, out);
+        }
+        if text_at(2) == Some("ponder")
+            && let Some(p) = text_at(3)
+        {
+            let after = pos.clone().play(m).ok();
+            if let Some(after) = after
+                && let Ok(pm) = parse_move(&after, p, eng_n)
+                && pm.is_castle()
+            {
+                self.translate_out(
+                    &after,
+                    pm,
+                    p,
+                    gui_n,
+                    spans[3].clone(),
+                    &mut replacements,
+                    out,
+                );
+            }
+        }
+        if replacements.is_empty() {
+            out.push(Out::Forward);
+        } else {
+            out.push(Out::Gui(rewrite(content, &replacements)));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn translate_out(
+        &mut self,
+        pos: &Chess,
+        m: Move,
+        text: &str,
+        gui_n: CastlingNotation,
+        span: Range<usize>,
+        replacements: &mut Vec<(Range<usize>, String)>,
+        out: &mut Vec<Out>,
+    ) {
+        match write_move(pos, m, gui_n) {
+            Ok(s) if s != text => replacements.push((span, s)),
+            Ok(_) => {}
+            Err(a) => self.warn_once(
+                out,
+                format!("engine {text}"),
+                format!("engine move '{text}': {a}; passed on as written"),
+            ),
+        }
+    }
+
+    fn on_info(&mut self, content: &[u8], out: &mut Vec<Out>) {
+        let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
+        if gui_n == eng_n {
+            out.push(Out::Forward);
+            return;
+        }
+        let Some(search) = self.search.clone() else {
+            out.push(Out::Forward);
+            return;
+        };
+        let mut spans = std::mem::take(&mut self.scratch_spans);
+        let mut groups = std::mem::take(&mut self.scratch_groups);
+        let mut replacements = std::mem::take(&mut self.scratch_reps);
+        replacements.clear();
+        info_move_groups_into(content, &mut spans, &mut groups);
+        for g in groups.iter() {
+            let group = &spans[g.clone()];
+            // Only moves along a back rank can be castles; skip the work
+            // for groups without one.
+            let Some(last) = group
+                .iter()
+                .rposition(|r| maybe_castle(&content[r.clone()]))
+            else {
+                continue;
+            };
+            let key = &content[group[0].start..group[last].end];
+            if let Some((cached, reps)) = &self.info_cache
+                && cached == key
+            {
+                replacements.extend(reps.iter().map(|(i, s)| (group[*i].clone(), s.clone())));
+                continue;
+            }
+            let mut pos = search.clone();
+            let mut reps = Vec::new();
+            for (i, span) in group[..=last].iter().enumerate() {
+                let Ok(text) = std::str::from_utf8(&content[span.clone()]) else {
+                    break;
+                };
+                let Ok(m) = parse_move(&pos, text, eng_n) else {
+                    break;
+                };
+                if m.is_castle() {
+                    let mut one = Vec::new();
+                    self.translate_out(&pos, m, text, gui_n, span.clone(), &mut one, out);
+                    reps.extend(one.into_iter().map(|(_, s)| (i, Rc::<str>::from(s))));
+                }
+                pos.play_unchecked(m);
+            }
+            replacements.extend(reps.iter().map(|(i, s)| (group[*i].clone(), s.clone())));
+            self.info_cache = Some((key.to_vec(), reps));
+        }
+        if replacements.is_empty() {
+            out.push(Out::Forward);
+        } else {
+            out.push(Out::Gui(rewrite(content, &replacements)));
+        }
+        self.scratch_spans = spans;
+        self.scratch_groups = groups;
+        self.scratch_reps = replacements;
+    }
+
+    /// The silence timeout expired: report once.
+    pub fn on_silence(&mut self, seconds: f64, out: &mut Vec<Out>) {
+        if let Some(a) = self.awaiting.take() {
+            self.tell(
+                out,
+                format!(
+                    "engine {} silent for {seconds} s after {}",
+                    self.engine_name,
+                    a.command()
+                ),
+                true,
+            );
+        }
+    }
+
+    /// The engine's `id name` (or the program, before the handshake).
+    pub fn engine_name(&self) -> &str {
+        &self.engine_name
+    }
+}
+
+/// A move token that starts and ends on the same back rank (`e1h1`).
+fn maybe_castle(tok: &[u8]) -> bool {
+    tok.len() == 4 && tok[1] == tok[3] && (tok[1] == b'1' || tok[1] == b'8')
+}
+
+/// The line with the token ranges replaced (ranges in increasing order).
+fn rewrite<S: AsRef<str>>(content: &[u8], replacements: &[(Range<usize>, S)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(content.len() + 8);
+    let mut at = 0;
+    for (r, s) in replacements {
+        out.extend_from_slice(&content[at..r.start]);
+        out.extend_from_slice(s.as_ref().as_bytes());
+        at = r.end;
+    }
+    out.extend_from_slice(&content[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests;
