@@ -31,6 +31,8 @@ struct Io<W: Write> {
     gui: W,
     engine: EngineProcess,
     log: Option<Log>,
+    /// The GUI sent `quit` or closed its input: the proxy is draining.
+    close_requested: bool,
 }
 
 impl<W: Write> Io<W> {
@@ -205,17 +207,36 @@ pub fn run(
         gui: BufWriter::with_capacity(1 << 16, stdout.lock()),
         engine,
         log,
+        close_requested: false,
     };
     let mut session = Session::new(settings, fallback_seed, &cmd.display());
     let mut out = Vec::new();
     let mut awaiting = None;
     let mut deadline: Option<Instant> = None;
     let silence = settings.silence_timeout;
+    // After the GUI's `quit` or EOF the proxy stops reading the GUI, sends
+    // `quit` once the handshake is over (lines held for it go first), and
+    // relays what the engine still prints (Stockfish answers a running `go`
+    // with its `bestmove`) until the engine exits or `closing` passes.
+    let mut closing: Option<Instant> = None;
+    let mut quit_sent = false;
 
     loop {
+        if io.close_requested && !quit_sent && !session.in_handshake() {
+            io.write_engine(b"quit");
+            quit_sent = true;
+            closing = Some(Instant::now() + GRACE);
+        } else if io.close_requested && closing.is_none() {
+            closing = Some(Instant::now() + silence);
+        }
+        if closing.is_some_and(|c| Instant::now() >= c) {
+            io.shutdown("GUI is gone and the engine did not exit after quit");
+            return Ok(ExitCode::SUCCESS);
+        }
         let mut fds = vec![
             libc::pollfd {
-                fd: 0,
+                // A negative fd is ignored by poll: the GUI is done.
+                fd: if io.close_requested { -1 } else { 0 },
                 events: libc::POLLIN,
                 revents: 0,
             },
@@ -232,7 +253,11 @@ pub fn run(
                 revents: 0,
             });
         }
-        let timeout_ms = match deadline {
+        let wake = match (deadline, closing) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let timeout_ms = match wake {
             Some(d) => d
                 .saturating_duration_since(Instant::now())
                 .as_millis()
@@ -276,12 +301,20 @@ pub fn run(
                 }
             }
             if engine_in.eof {
+                if quit_sent {
+                    let _ = io.flush();
+                    io.shutdown("engine exited after quit");
+                    return Ok(ExitCode::SUCCESS);
+                }
                 return Ok(engine_ended(&mut io, session.engine_name()));
             }
         }
         if ready(0) {
             gui_in.fill();
             while let Some((a, b)) = gui_in.next_line() {
+                if io.close_requested {
+                    break;
+                }
                 let line = &gui_in.buf[a..b];
                 io.log(Direction::GuiToProxy, line);
                 session.from_gui(line, &mut out);
@@ -290,8 +323,8 @@ pub fn run(
                 }
             }
             if gui_in.eof {
-                io.shutdown("GUI closed its input");
-                return Ok(ExitCode::SUCCESS);
+                io.note("GUI closed its input", false);
+                io.close_requested = true;
             }
         }
         if session.awaiting() != awaiting {
@@ -336,8 +369,9 @@ fn apply<W: Write>(
                 Ok(())
             }
             Out::Quit => {
-                io.shutdown("GUI sent quit");
-                return Some(ExitCode::SUCCESS);
+                io.note("GUI sent quit", false);
+                io.close_requested = true;
+                Ok(())
             }
         };
         if written.is_err() {

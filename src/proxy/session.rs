@@ -867,6 +867,11 @@ impl Session {
     }
 
     /// The engine's `id name` (or the program, before the handshake).
+    /// Whether GUI lines are being held until the engine's `uciok`.
+    pub fn in_handshake(&self) -> bool {
+        self.in_handshake
+    }
+
     pub fn engine_name(&self) -> &str {
         &self.engine_name
     }
