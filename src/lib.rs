@@ -6,5 +6,7 @@
 //! source of chess truth.
 
 pub mod cli;
+pub mod game;
 pub mod notation;
 pub mod setup;
+pub mod tournament;
