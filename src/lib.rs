@@ -6,7 +6,9 @@
 //! source of chess truth.
 
 pub mod cli;
+pub mod engine;
 pub mod game;
 pub mod notation;
 pub mod setup;
 pub mod tournament;
+pub mod uci;

@@ -2,3 +2,5 @@
 //! (X-FEN or Shredder-FEN) and, for the protocol layers, castling moves.
 
 pub mod fen;
+
+pub mod castling;

@@ -1,0 +1,408 @@
+//! A running engine process: spawn, line I/O, exit status, shutdown.
+//!
+//! stdout is read on a thread that sends each line (without its `\n`; a
+//! `\r` stays, so a relay writes back exactly what it read) into a crossbeam
+//! channel, followed by [`EngineEvent::Eof`]. Writing is synchronous from the
+//! owner's thread, one `write_all` per line. Nothing here polls on the data
+//! path; only the shutdown's waits for exit use short sleeps.
+//!
+//! Dropping an [`EngineProcess`] that has not been shut down kills and reaps
+//! the child, so no zombie is left behind whatever path the owner takes.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+
+use super::command::EngineCommand;
+
+/// What the stdout reader thread reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineEvent {
+    /// One line, without its `\n`.
+    Line(Vec<u8>),
+    /// stdout closed (the engine exited or closed it).
+    Eof,
+    /// Reading failed; stdout is treated as closed after this.
+    ReadError(String),
+}
+
+/// Why an engine could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnError {
+    #[error("engine '{program}' not found")]
+    NotFound { program: String },
+    #[error("engine '{program}' is not executable (check its permissions)")]
+    NotExecutable { program: String },
+    #[error("engine working directory '{dir}' does not exist")]
+    NoDir { dir: String },
+    #[error("cannot start engine '{program}': {source}")]
+    Io { program: String, source: io::Error },
+}
+
+/// Where the engine's stderr goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum StderrMode {
+    /// Shared with this process (the proxy: the GUI shows or logs it).
+    #[default]
+    Inherit,
+    /// Discarded (the match runner, many engines at once).
+    Null,
+}
+
+/// Options for [`EngineProcess::spawn_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpawnOptions {
+    pub stderr: StderrMode,
+    /// Linux: the kernel sends SIGKILL to the engine when the thread that
+    /// spawned it ends (even if this process is SIGKILLed). Only set it when
+    /// spawning from a thread that lives as long as the engine should (the
+    /// proxy's main thread).
+    pub die_with_parent: bool,
+}
+
+/// How a shutdown ended the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopStep {
+    /// It had already exited.
+    AlreadyExited,
+    /// It exited after `quit`.
+    Quit,
+    /// It needed SIGTERM.
+    Terminated,
+    /// It needed SIGKILL.
+    Killed,
+}
+
+/// The engine's end: status and which step ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExitReport {
+    pub status: Option<ExitStatus>,
+    pub step: StopStep,
+}
+
+impl ExitReport {
+    /// "exited with code 0", "killed by signal 9 (SIGKILL)", …
+    pub fn describe(&self) -> String {
+        match self.status {
+            Some(s) => describe_status(s),
+            None => "exit status unknown".into(),
+        }
+    }
+}
+
+/// A human description of an exit status.
+pub fn describe_status(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exited with code {code}");
+    }
+    match status.signal() {
+        Some(sig) => format!("killed by signal {sig} ({})", signal_name(sig)),
+        None => "ended".into(),
+    }
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGBUS => "SIGBUS",
+        _ => "signal",
+    }
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<EngineEvent>,
+    pid: u32,
+    program: String,
+    status: Option<ExitStatus>,
+    write_buf: Vec<u8>,
+}
+
+impl EngineProcess {
+    /// Starts an engine with stderr inherited.
+    pub fn spawn(cmd: &EngineCommand) -> Result<EngineProcess, SpawnError> {
+        EngineProcess::spawn_with(cmd, SpawnOptions::default())
+    }
+
+    /// Starts an engine.
+    pub fn spawn_with(
+        cmd: &EngineCommand,
+        opts: SpawnOptions,
+    ) -> Result<EngineProcess, SpawnError> {
+        let program = cmd.program.display().to_string();
+        if let Some(dir) = &cmd.dir
+            && !dir.is_dir()
+        {
+            return Err(SpawnError::NoDir {
+                dir: dir.display().to_string(),
+            });
+        }
+        let mut command = Command::new(&cmd.program);
+        command
+            .args(&cmd.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(match opts.stderr {
+                StderrMode::Inherit => Stdio::inherit(),
+                StderrMode::Null => Stdio::null(),
+            });
+        if let Some(dir) = &cmd.dir {
+            command.current_dir(dir);
+        }
+        if opts.die_with_parent {
+            // SAFETY: prctl is async-signal-safe; nothing else runs between
+            // fork and exec here.
+            unsafe {
+                command.pre_exec(|| {
+                    #[cfg(target_os = "linux")]
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command.spawn().map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => SpawnError::NotFound {
+                program: program.clone(),
+            },
+            io::ErrorKind::PermissionDenied => SpawnError::NotExecutable {
+                program: program.clone(),
+            },
+            _ if e.raw_os_error() == Some(libc::ENOEXEC) => SpawnError::NotExecutable {
+                program: program.clone(),
+            },
+            _ => SpawnError::Io {
+                program: program.clone(),
+                source: e,
+            },
+        })?;
+        let pid = child.id();
+        let stdin = child.stdin.take();
+        let (tx, events) = crossbeam_channel::unbounded();
+        if let Some(stdout) = child.stdout.take() {
+            std::thread::Builder::new()
+                .name(format!("engine-{pid}-stdout"))
+                .spawn(move || {
+                    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+                    loop {
+                        let mut line = Vec::with_capacity(128);
+                        match reader.read_until(b'\n', &mut line) {
+                            Ok(0) => {
+                                let _ = tx.send(EngineEvent::Eof);
+                                break;
+                            }
+                            Ok(_) => {
+                                if line.last() == Some(&b'\n') {
+                                    line.pop();
+                                }
+                                if tx.send(EngineEvent::Line(line)).is_err() {
+                                    break;
+                                }
+                            }
+                            Err(e) => {
+                                let _ = tx.send(EngineEvent::ReadError(e.to_string()));
+                                let _ = tx.send(EngineEvent::Eof);
+                                break;
+                            }
+                        }
+                    }
+                })
+                .map_err(|e| SpawnError::Io {
+                    program: program.clone(),
+                    source: e,
+                })?;
+        }
+        Ok(EngineProcess {
+            child,
+            stdin,
+            events,
+            pid,
+            program,
+            status: None,
+            write_buf: Vec::with_capacity(256),
+        })
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// The program path as given (for messages).
+    pub fn program(&self) -> &str {
+        &self.program
+    }
+
+    /// Writes one line (a `\n` is added) in a single write.
+    pub fn send(&mut self, line: &[u8]) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "engine stdin closed"))?;
+        self.write_buf.clear();
+        self.write_buf.extend_from_slice(line);
+        self.write_buf.push(b'\n');
+        stdin.write_all(&self.write_buf)
+    }
+
+    /// Writes one text line.
+    pub fn send_str(&mut self, line: &str) -> io::Result<()> {
+        self.send(line.as_bytes())
+    }
+
+    /// The channel of stdout events, for `select!` with other channels.
+    pub fn events(&self) -> &Receiver<EngineEvent> {
+        &self.events
+    }
+
+    /// The next stdout event, waiting at most `timeout`. After `Eof`, the
+    /// channel is disconnected and this returns `Disconnected`.
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<EngineEvent, RecvTimeoutError> {
+        self.events.recv_timeout(timeout)
+    }
+
+    /// The exit status if the engine has exited (reaps it).
+    pub fn try_wait(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            self.status = self.child.try_wait().ok().flatten();
+        }
+        self.status
+    }
+
+    /// Waits for the exit up to `timeout` (short sleeps: only used at the end
+    /// of an engine's life, never on the data path).
+    pub fn wait_timeout(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(s) = self.try_wait() {
+                return Some(s);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            std::thread::sleep((deadline - now).min(Duration::from_millis(5)));
+        }
+    }
+
+    /// Sends a signal to the engine (if it has not been reaped yet).
+    pub fn signal(&mut self, sig: i32) {
+        if self.try_wait().is_none() {
+            // SAFETY: plain kill(2) on our own child's pid, which is not
+            // reaped yet, so it cannot have been reused.
+            unsafe {
+                libc::kill(self.pid as libc::pid_t, sig);
+            }
+        }
+    }
+
+    /// Ends the engine: `quit`, wait `grace`; SIGTERM, wait `grace`;
+    /// SIGKILL, wait. Always reaps the child.
+    pub fn shutdown(&mut self, grace: Duration) -> ExitReport {
+        if let Some(status) = self.try_wait() {
+            self.stdin = None;
+            return ExitReport {
+                status: Some(status),
+                step: StopStep::AlreadyExited,
+            };
+        }
+        let _ = self.send(b"quit");
+        self.stdin = None; // EOF on the engine's stdin too
+        if let Some(status) = self.wait_timeout(grace) {
+            return ExitReport {
+                status: Some(status),
+                step: StopStep::Quit,
+            };
+        }
+        self.signal(libc::SIGTERM);
+        if let Some(status) = self.wait_timeout(grace) {
+            return ExitReport {
+                status: Some(status),
+                step: StopStep::Terminated,
+            };
+        }
+        let _ = self.child.kill();
+        self.status = self.child.wait().ok();
+        ExitReport {
+            status: self.status,
+            step: StopStep::Killed,
+        }
+    }
+
+    /// Kills at once and reaps.
+    pub fn kill(&mut self) -> Option<ExitStatus> {
+        if self.try_wait().is_none() {
+            let _ = self.child.kill();
+            self.status = self.child.wait().ok();
+        }
+        self.status
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.stdin = None;
+        self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_and_not_executable() {
+        let err = EngineProcess::spawn(&EngineCommand::new("/nonexistent/engine")).err();
+        assert!(matches!(err, Some(SpawnError::NotFound { .. })), "{err:?}");
+        let err = EngineProcess::spawn(&EngineCommand::new("/etc/hostname")).err();
+        assert!(
+            matches!(err, Some(SpawnError::NotExecutable { .. })),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn lines_eof_and_status() {
+        let cmd = EngineCommand::new("sh").with_args(["-c", "printf 'a\\r\\nb\\nc'; exit 3"]);
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
+        let t = Duration::from_secs(10);
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"a\r".to_vec())));
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"b".to_vec())));
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"c".to_vec())));
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
+        let status = p.wait_timeout(t).unwrap();
+        assert_eq!(describe_status(status), "exited with code 3");
+    }
+
+    #[test]
+    fn shutdown_escalates_to_sigterm() {
+        // Ignores quit (reads nothing), dies on SIGTERM.
+        let cmd = EngineCommand::new("sleep").with_args(["30"]);
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
+        let report = p.shutdown(Duration::from_millis(200));
+        assert_eq!(report.step, StopStep::Terminated);
+        assert_eq!(report.describe(), "killed by signal 15 (SIGTERM)");
+    }
+
+    #[test]
+    fn shutdown_escalates_to_sigkill() {
+        let cmd = EngineCommand::new("sh").with_args(["-c", "trap '' TERM; sleep 30 & wait"]);
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let report = p.shutdown(Duration::from_millis(200));
+        assert_eq!(report.step, StopStep::Killed);
+    }
+}

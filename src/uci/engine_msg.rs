@@ -1,0 +1,352 @@
+//! Typed messages from an engine: `id`, `option`, `uciok`, `readyok`,
+//! `bestmove` and `info`. Anything else is [`EngineMessage::Other`].
+//!
+//! The parsers are total: unknown tokens are skipped, numbers that do not fit
+//! are dropped (a `depth 300` is fine, a `depth x` is ignored), and invalid
+//! UTF-8 is read lossily.
+
+use std::ops::Range;
+
+use super::line::{split_line_end, str_tokens, token_spans};
+use super::option::OptionDecl;
+
+/// One line from an engine, typed as far as this tool needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineMessage {
+    IdName(String),
+    IdAuthor(String),
+    Option(OptionDecl),
+    UciOk,
+    ReadyOk,
+    BestMove(BestMove),
+    Info(Info),
+    /// Anything else (including malformed `option` lines and empty lines).
+    Other,
+}
+
+/// `bestmove M [ponder P]`. `mv` is `None` for an empty `bestmove` line.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BestMove {
+    pub mv: Option<String>,
+    pub ponder: Option<String>,
+}
+
+/// Whether a score is exact or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// `score cp N` or `score mate N` (N in moves, negative when being mated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i64, ScoreBound),
+    Mate(i64, ScoreBound),
+}
+
+/// The fields of an `info` line this tool reads.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Info {
+    pub depth: Option<u32>,
+    pub seldepth: Option<u32>,
+    pub multipv: Option<u32>,
+    pub score: Option<Score>,
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub time_ms: Option<u64>,
+    pub hashfull: Option<u32>,
+    pub tbhits: Option<u64>,
+    /// `wdl W D L` (per mille).
+    pub wdl: Option<(u32, u32, u32)>,
+    pub currmove: Option<String>,
+    pub currmovenumber: Option<u32>,
+    pub pv: Vec<String>,
+    /// Text after `info string` (the rest of the line).
+    pub string: Option<String>,
+}
+
+/// Keywords of an `info` line; a move list (`pv`, `refutation`, `currline`)
+/// runs until the next of these.
+pub const INFO_KEYWORDS: [&str; 19] = [
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "pv",
+    "multipv",
+    "score",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "string",
+    "refutation",
+    "currline",
+    "wdl",
+    "ebf",
+];
+
+fn is_keyword(t: &[u8]) -> bool {
+    INFO_KEYWORDS.iter().any(|k| k.as_bytes() == t)
+}
+
+/// Parses one engine line (with or without its line ending).
+pub fn parse_engine_line(line: &[u8]) -> EngineMessage {
+    let (content, _) = split_line_end(line);
+    let text = String::from_utf8_lossy(content);
+    let mut toks = str_tokens(&text);
+    match toks.next() {
+        Some("uciok") => EngineMessage::UciOk,
+        Some("readyok") => EngineMessage::ReadyOk,
+        Some("id") => {
+            let rest = rest_after(&text, 2);
+            match toks.next() {
+                Some("name") => EngineMessage::IdName(rest),
+                Some("author") => EngineMessage::IdAuthor(rest),
+                _ => EngineMessage::Other,
+            }
+        }
+        Some("option") => match OptionDecl::parse(&text) {
+            Some(decl) => EngineMessage::Option(decl),
+            None => EngineMessage::Other,
+        },
+        Some("bestmove") => {
+            let mv = toks.next().map(str::to_string);
+            let ponder = match toks.next() {
+                Some("ponder") => toks.next().map(str::to_string),
+                _ => None,
+            };
+            EngineMessage::BestMove(BestMove { mv, ponder })
+        }
+        Some("info") => EngineMessage::Info(parse_info(&text)),
+        _ => EngineMessage::Other,
+    }
+}
+
+/// The text after the first `n` tokens, trimmed (`id name Stockfish 17`
+/// with n = 2 gives `Stockfish 17`).
+pub(crate) fn rest_after(text: &str, n: usize) -> String {
+    match token_spans(text.as_bytes()).nth(n) {
+        Some(span) => text[span.start..].trim_end().to_string(),
+        None => String::new(),
+    }
+}
+
+fn num<T: std::str::FromStr>(t: Option<&str>) -> Option<T> {
+    t.and_then(|t| t.parse().ok())
+}
+
+/// Parses the fields of an `info` line (the leading `info` token included).
+pub fn parse_info(text: &str) -> Info {
+    let spans: Vec<Range<usize>> = token_spans(text.as_bytes()).collect();
+    let tok = |i: usize| spans.get(i).map(|r| &text[r.clone()]);
+    let mut info = Info::default();
+    let mut i = 1;
+    while let Some(t) = tok(i) {
+        i += 1;
+        match t {
+            "depth" => info.depth = num(tok(i)),
+            "seldepth" => info.seldepth = num(tok(i)),
+            "multipv" => info.multipv = num(tok(i)),
+            "nodes" => info.nodes = num(tok(i)),
+            "nps" => info.nps = num(tok(i)),
+            "time" => info.time_ms = num(tok(i)),
+            "hashfull" => info.hashfull = num(tok(i)),
+            "tbhits" => info.tbhits = num(tok(i)),
+            "currmovenumber" => info.currmovenumber = num(tok(i)),
+            "currmove" => info.currmove = tok(i).map(str::to_string),
+            "wdl" => {
+                if let (Some(w), Some(d), Some(l)) = (num(tok(i)), num(tok(i + 1)), num(tok(i + 2)))
+                {
+                    info.wdl = Some((w, d, l));
+                    i += 2;
+                }
+            }
+            "score" => {
+                let kind = tok(i);
+                let value: Option<i64> = num(tok(i + 1));
+                let mut bound = ScoreBound::Exact;
+                let mut used = 2;
+                match tok(i + 2) {
+                    Some("lowerbound") => (bound, used) = (ScoreBound::Lower, 3),
+                    Some("upperbound") => (bound, used) = (ScoreBound::Upper, 3),
+                    _ => {}
+                }
+                match (kind, value) {
+                    (Some("cp"), Some(v)) => info.score = Some(Score::Cp(v, bound)),
+                    (Some("mate"), Some(v)) => info.score = Some(Score::Mate(v, bound)),
+                    _ => used = 0,
+                }
+                i += used;
+                continue;
+            }
+            "pv" => {
+                info.pv.clear();
+                while let Some(m) = tok(i) {
+                    if is_keyword(m.as_bytes()) {
+                        break;
+                    }
+                    info.pv.push(m.to_string());
+                    i += 1;
+                }
+                continue;
+            }
+            "string" => {
+                info.string = Some(match spans.get(i) {
+                    Some(r) => text[r.start..].trim_end().to_string(),
+                    None => String::new(),
+                });
+                break;
+            }
+            _ => continue,
+        }
+        i += 1;
+    }
+    info
+}
+
+/// Byte ranges of the move tokens of an `info` line: the moves after `pv`,
+/// `currmove`, `refutation` and `currline` (after its optional CPU number).
+/// Nothing after `string` is a move. Used to rewrite moves in place.
+pub fn info_move_spans(line: &[u8]) -> Vec<Range<usize>> {
+    let spans: Vec<Range<usize>> = token_spans(line).collect();
+    let mut out = Vec::new();
+    let mut i = 1;
+    while i < spans.len() {
+        let t = &line[spans[i].clone()];
+        i += 1;
+        match t {
+            b"string" => break,
+            b"currmove" => {
+                if let Some(s) = spans.get(i) {
+                    out.push(s.clone());
+                    i += 1;
+                }
+            }
+            b"pv" | b"refutation" | b"currline" => {
+                if t == b"currline"
+                    && spans
+                        .get(i)
+                        .is_some_and(|s| line[s.clone()].iter().all(u8::is_ascii_digit))
+                {
+                    i += 1;
+                }
+                while let Some(s) = spans.get(i) {
+                    if is_keyword(&line[s.clone()]) {
+                        break;
+                    }
+                    out.push(s.clone());
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handshake_lines() {
+        assert_eq!(
+            parse_engine_line(b"id name Stockfish 17.1\n"),
+            EngineMessage::IdName("Stockfish 17.1".into())
+        );
+        assert_eq!(
+            parse_engine_line(b"id author the Stockfish developers\r\n"),
+            EngineMessage::IdAuthor("the Stockfish developers".into())
+        );
+        assert_eq!(parse_engine_line(b"uciok"), EngineMessage::UciOk);
+        assert_eq!(parse_engine_line(b"readyok\r\n"), EngineMessage::ReadyOk);
+        assert!(matches!(
+            parse_engine_line(b"option name UCI_Chess960 type check default false"),
+            EngineMessage::Option(d) if d.name == "UCI_Chess960"
+        ));
+    }
+
+    #[test]
+    fn bestmove_with_and_without_ponder() {
+        assert_eq!(
+            parse_engine_line(b"bestmove e2e4 ponder e7e5"),
+            EngineMessage::BestMove(BestMove {
+                mv: Some("e2e4".into()),
+                ponder: Some("e7e5".into())
+            })
+        );
+        assert_eq!(
+            parse_engine_line(b"bestmove 0000"),
+            EngineMessage::BestMove(BestMove {
+                mv: Some("0000".into()),
+                ponder: None
+            })
+        );
+        assert_eq!(
+            parse_engine_line(b"bestmove"),
+            EngineMessage::BestMove(BestMove::default())
+        );
+    }
+
+    #[test]
+    fn info_fields() {
+        let EngineMessage::Info(info) = parse_engine_line(
+            b"info depth 300 seldepth 12 multipv 1 score mate -3 lowerbound nodes 123456789012 nps 1000 hashfull 5 tbhits 0 time 17 wdl 10 20 970 pv e1h1 e8g8 d2d4",
+        ) else {
+            panic!("not info")
+        };
+        assert_eq!(info.depth, Some(300));
+        assert_eq!(info.seldepth, Some(12));
+        assert_eq!(info.score, Some(Score::Mate(-3, ScoreBound::Lower)));
+        assert_eq!(info.nodes, Some(123456789012));
+        assert_eq!(info.time_ms, Some(17));
+        assert_eq!(info.wdl, Some((10, 20, 970)));
+        assert_eq!(info.pv, vec!["e1h1", "e8g8", "d2d4"]);
+        let EngineMessage::Info(info) =
+            parse_engine_line(b"info score cp 31 depth x string depth 5 pv a2a3")
+        else {
+            panic!("not info")
+        };
+        assert_eq!(info.score, Some(Score::Cp(31, ScoreBound::Exact)));
+        assert_eq!(info.depth, None);
+        assert_eq!(info.string.as_deref(), Some("depth 5 pv a2a3"));
+        assert!(info.pv.is_empty());
+    }
+
+    #[test]
+    fn move_spans_in_info() {
+        let line = b"info depth 3 currmove e1h1 currmovenumber 2 pv e1h1 e8g8 score cp 3 refutation b1c3 a7a6 currline 1 e2e4 string pv e1h1";
+        let moves: Vec<&[u8]> = info_move_spans(line)
+            .into_iter()
+            .map(|r| &line[r])
+            .collect();
+        assert_eq!(
+            moves,
+            vec![&b"e1h1"[..], b"e1h1", b"e8g8", b"b1c3", b"a7a6", b"e2e4"]
+        );
+    }
+
+    #[test]
+    fn garbage_does_not_panic() {
+        for line in [
+            &b"info score"[..],
+            b"info score cp",
+            b"info wdl 1 2",
+            b"info pv",
+            b"id",
+            b"bestmove",
+            b"\xff\xfe info",
+            b"info string",
+            b"option name",
+        ] {
+            let _ = parse_engine_line(line);
+            let _ = info_move_spans(line);
+        }
+    }
+}

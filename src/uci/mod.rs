@@ -1,0 +1,23 @@
+//! The UCI protocol as text: tokenizing raw lines (any bytes, any length),
+//! typed parsing of the messages this tool acts on, and option declarations.
+//!
+//! Lines are read as bytes: a line may be invalid UTF-8 or a megabyte long,
+//! and nothing here panics on it. Only the few messages the tool needs are
+//! typed (`id`, `option`, `uciok`, `readyok`, `bestmove`, `info`, `go`,
+//! `position`, `setoption`); everything else is relayed raw by callers.
+//!
+//! vampirc-uci is not used for `position`, `go`, `info` or `bestmove` (it
+//! rejects Shredder-FEN, overflows on `depth 300` and rewrites lines); the
+//! parsers here are small and total.
+
+pub mod engine_msg;
+pub mod go;
+pub mod line;
+pub mod option;
+pub mod position;
+
+pub use engine_msg::{BestMove, EngineMessage, Info, Score, ScoreBound, parse_engine_line};
+pub use go::GoParams;
+pub use line::{is_command, split_line_end, token_spans, tokens};
+pub use option::{OptionDecl, OptionKind, SetOption};
+pub use position::{PositionBase, PositionCommand, PositionError};
