@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each turning arguments into
 //! library calls and output.
 
+pub mod match_cmd;
 mod output;
 pub mod positions;
 pub mod show;
@@ -24,6 +25,8 @@ pub enum Command {
     Positions(positions::PositionsArgs),
     /// Show one position: diagram, SP, both FENs and the verdict.
     Show(show::ShowArgs),
+    /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
+    Match(Box<match_cmd::MatchArgs>),
 }
 
 /// Runs the chosen command.
@@ -31,6 +34,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Positions(args) => positions::run(args),
         Command::Show(args) => show::run(args),
+        Command::Match(args) => match_cmd::run(*args),
     }
 }
 

@@ -177,11 +177,18 @@ impl Tally {
             self.engines[1].name
         );
         if let Some(e) = wdl.elo() {
+            let elo = if e.elo.is_finite() && e.error.is_finite() {
+                format!("{:.1} +/- {:.1} (95 %)", e.elo, e.error)
+            } else {
+                format!(
+                    "{} (one-sided score)",
+                    if e.elo > 0.0 { "+inf" } else { "-inf" }
+                )
+            };
             let _ = writeln!(
                 out,
-                "Elo difference: {:.1} +/- {:.1} (95 %), LOS: {}, draw ratio: {:.1} %",
-                e.elo,
-                e.error,
+                "Elo difference: {}, LOS: {}, draw ratio: {:.1} %",
+                elo,
                 wdl.los()
                     .map(|l| format!("{:.1} %", l * 100.0))
                     .unwrap_or_else(|| "n/a".into()),
