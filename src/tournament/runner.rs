@@ -191,9 +191,7 @@ fn play_game(
         };
 
     // Fresh game on both engines; a failure loses the game before a move.
-    for idx in 0..2 {
-        let spec = &plan.engines[idx];
-        let seat = &mut seats[idx];
+    for (idx, (spec, seat)) in plan.engines.iter().zip(seats.iter_mut()).enumerate() {
         let ready = match seat.engine.as_mut() {
             Some(e) => e.new_game().and_then(|_| e.is_ready(plan.timeout)),
             None => match start_engine(spec, plan.timeout) {
