@@ -252,7 +252,7 @@ fn play_game(
             break o;
         }
         let side = game.turn();
-        let idx = by_colour[side as usize];
+        let idx = by_colour[colour_index(side)];
         let Some(engine) = seats[idx].engine.as_mut() else {
             break Outcome::fault(
                 side,
@@ -261,7 +261,7 @@ fn play_game(
             );
         };
         let moves: Vec<String> = game.uci_moves().map(|m| m.to_string()).collect();
-        let clock = &clocks[side as usize];
+        let clock = &clocks[colour_index(side)];
         let timed = clock.limits().is_timed();
         let timeout = match clock.allowed() {
             Some(allowed) => allowed + plan.margin + Duration::from_millis(10),
@@ -290,7 +290,7 @@ fn play_game(
                 break Outcome::fault(side, t, format!("{} {verb}: {err}", side_name(side)));
             }
         };
-        if let Err(flag) = clocks[side as usize].stop(r.elapsed, plan.margin) {
+        if let Err(flag) = clocks[colour_index(side)].stop(r.elapsed, plan.margin) {
             break Outcome::fault(
                 side,
                 Termination::TimeForfeit,
@@ -506,4 +506,13 @@ pub fn run(
         interrupted: interrupted.load(Ordering::SeqCst),
         sprt_stopped,
     })
+}
+
+/// White 0, Black 1: the order of `[white, black]` arrays here (shakmaty's
+/// own `Color as usize` is the other way round).
+fn colour_index(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
 }

@@ -14,7 +14,9 @@ pub fn uci960() -> PathBuf {
 
 /// Whether the tests run in CI, where nothing may be skipped.
 pub fn in_ci() -> bool {
-    std::env::var("CI").map(|v| v == "true" || v == "1").unwrap_or(false)
+    std::env::var("CI")
+        .map(|v| v == "true" || v == "1")
+        .unwrap_or(false)
 }
 
 /// Finds an engine on PATH or in /usr/games (Debian puts engines there).
