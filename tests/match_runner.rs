@@ -422,3 +422,24 @@ fn toga2_without_chess960_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("UCI_Chess960"));
 }
+
+#[test]
+fn sprt_stops_the_match_when_a_bound_is_crossed() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let dir = tmpdir("sprt");
+    let js = dir.join("m.json");
+    let mut args = strs(&["--engine", &format!("cmd={}", sf.display()), "nodes=3000", "name=strong"]);
+    args.extend(strs(&["--engine", &format!("cmd={}", sf.display()), "depth=1", "name=weak"]));
+    args.extend(strs(&["--games", "40", "--sprt", "elo0=0", "elo1=20", "alpha=0.1", "beta=0.1"]));
+    args.extend(strs(&["--maxmoves", "150", "--seed", "3", "--json", js.to_str().unwrap()]));
+    let out = run_match(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let s = json(&js);
+    assert_eq!(s["sprt"]["verdict"], "accept_h1", "{s}");
+    assert!(s["games"].as_u64().unwrap() < 40, "{s}");
+    assert!(stdout.contains("H1 accepted") && stdout.contains("stopped early"), "{stdout}");
+    assert!(s["sprt"]["llr"].as_f64().unwrap() >= s["sprt"]["upper_bound"].as_f64().unwrap());
+}

@@ -11,7 +11,8 @@
 //! * SPRT with logistic Elo bounds, fastchess's GSPRT approximation
 //!   `LLR = N·(s1 − s0)·(2s̄ − s0 − s1) / (2σ²)` over game pairs (pair score
 //!   scaled to 0..1, σ² its variance) with `s_i = 1/(1 + 10^(−elo_i/400))`;
-//!   bounds `ln(β/(1−α))` and `ln((1−β)/α)`.
+//!   bounds `ln(β/(1−α))` and `ln((1−β)/α)`; empty pentanomial cells count
+//!   0.001 pairs (fishtest's regularisation).
 
 /// The two-sided 95 % quantile of the normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -118,16 +119,19 @@ impl Pentanomial {
         self.0.iter().sum()
     }
 
-    /// Mean and variance of the pair score scaled to 0..1.
+    /// Mean and variance of the pair score scaled to 0..1. Empty cells
+    /// count 0.001 pairs (fishtest's `regularize`), so a one-sided or
+    /// all-draw record still has a variance and the SPRT can end.
     fn moments(&self) -> Option<(f64, f64)> {
-        let n = self.pairs() as f64;
-        if n == 0.0 {
+        if self.pairs() == 0 {
             return None;
         }
+        let counts = self.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        let n: f64 = counts.iter().sum();
         let score = |i: usize| i as f64 / 4.0;
-        let mean = (0..5).map(|i| self.0[i] as f64 * score(i)).sum::<f64>() / n;
+        let mean = (0..5).map(|i| counts[i] * score(i)).sum::<f64>() / n;
         let var = (0..5)
-            .map(|i| self.0[i] as f64 * (score(i) - mean).powi(2))
+            .map(|i| counts[i] * (score(i) - mean).powi(2))
             .sum::<f64>()
             / n;
         Some((mean, var))
@@ -310,7 +314,12 @@ mod tests {
         assert_eq!(sprt.verdict(0.04), SprtVerdict::Continue);
         assert_eq!(sprt.verdict(3.0), SprtVerdict::AcceptH1);
         assert_eq!(sprt.verdict(-3.0), SprtVerdict::AcceptH0);
-        assert_eq!(sprt.llr(&Pentanomial([0, 0, 4, 0, 0])), 0.0);
+        // Only drawn pairs: regularised cells give a tiny variance, and the
+        // mean 0.5 < (s0 + s1)/2, so the evidence is for H0.
+        assert!(sprt.llr(&Pentanomial([0, 0, 40, 0, 0])) < 0.0);
+        // Only won pairs: strongly for H1 (without regularisation σ² = 0).
+        assert_eq!(sprt.verdict(sprt.llr(&Pentanomial([0, 0, 0, 0, 10]))), SprtVerdict::AcceptH1);
+        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert!(
             Sprt {
                 elo0: 5.0,
