@@ -10,5 +10,6 @@ pub mod engine;
 pub mod game;
 pub mod notation;
 pub mod setup;
+pub mod sparring;
 pub mod tournament;
 pub mod uci;

@@ -1,6 +1,8 @@
 //! The command line: one file per subcommand, each turning arguments into
 //! library calls and output.
 
+pub mod analyze;
+pub mod engine;
 pub mod match_cmd;
 mod output;
 pub mod positions;
@@ -25,6 +27,10 @@ pub enum Command {
     Positions(positions::PositionsArgs),
     /// Show one position: diagram, SP, both FENs and the verdict.
     Show(show::ShowArgs),
+    /// A method's exact distribution over the 960, optionally with a Monte Carlo check.
+    Analyze(analyze::AnalyzeArgs),
+    /// Run the built-in Chess960 UCI engine on stdin/stdout.
+    Engine(engine::EngineArgs),
     /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
     Match(Box<match_cmd::MatchArgs>),
 }
@@ -34,6 +40,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Positions(args) => positions::run(args),
         Command::Show(args) => show::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Engine(args) => engine::run(args),
         Command::Match(args) => match_cmd::run(*args),
     }
 }

@@ -11,6 +11,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use shakmaty::{File, Role};
 
@@ -85,37 +86,54 @@ fn role_name(role: Role) -> &'static str {
 }
 
 impl BackRank {
-    /// The back rank with Scharnagl number `sp` (0..959).
+    /// The back rank with Scharnagl number `sp` (0..959): a lookup in a
+    /// table decoded once.
     pub fn from_sp(sp: u32) -> Result<BackRank, BackRankError> {
+        static TABLE: OnceLock<Vec<BackRank>> = OnceLock::new();
+        let table = TABLE.get_or_init(|| (0..usize::from(POSITIONS)).map(decode).collect());
+        table
+            .get(sp as usize)
+            .copied()
+            .ok_or(BackRankError::SpOutOfRange(sp))
+    }
+
+    /// Decodes `sp` by Scharnagl's arithmetic, without the table.
+    pub fn decode_sp(sp: u32) -> Result<BackRank, BackRankError> {
         if sp >= u32::from(POSITIONS) {
             return Err(BackRankError::SpOutOfRange(sp));
         }
-        let sp = sp as usize;
-        let mut slots: [Option<Role>; 8] = [None; 8];
-        let light_bishop = sp % 4;
-        let rest = sp / 4;
-        let dark_bishop = rest % 4;
-        let rest = rest / 4;
-        let queen = rest % 6;
-        let knights = rest / 6;
-        slots[light_bishop * 2 + 1] = Some(Role::Bishop);
-        slots[dark_bishop * 2] = Some(Role::Bishop);
-        place_on_nth_empty(&mut slots, queen, Role::Queen);
-        let (first, second) = KNIGHT_TABLE[knights];
-        // The second knight's index counts the empty squares before the first
-        // knight was placed, so place it first.
-        place_on_nth_empty(&mut slots, second, Role::Knight);
-        place_on_nth_empty(&mut slots, first, Role::Knight);
-        for role in [Role::Rook, Role::King, Role::Rook] {
-            place_on_nth_empty(&mut slots, 0, role);
-        }
-        let mut roles = [Role::Pawn; 8];
-        for (role, slot) in roles.iter_mut().zip(slots) {
-            *role = slot.unwrap_or(Role::Pawn);
-        }
-        Ok(BackRank { roles })
+        Ok(decode(sp as usize))
     }
+}
 
+/// Scharnagl's decoding of `sp < 960`.
+fn decode(sp: usize) -> BackRank {
+    let mut slots: [Option<Role>; 8] = [None; 8];
+    let light_bishop = sp % 4;
+    let rest = sp / 4;
+    let dark_bishop = rest % 4;
+    let rest = rest / 4;
+    let queen = rest % 6;
+    let knights = rest / 6;
+    slots[light_bishop * 2 + 1] = Some(Role::Bishop);
+    slots[dark_bishop * 2] = Some(Role::Bishop);
+    place_on_nth_empty(&mut slots, queen, Role::Queen);
+    let (first, second) = KNIGHT_TABLE[knights];
+    // The second knight's index counts the empty squares before the first
+    // knight was placed, so place it first.
+    place_on_nth_empty(&mut slots, second, Role::Knight);
+    place_on_nth_empty(&mut slots, first, Role::Knight);
+    for role in [Role::Rook, Role::King, Role::Rook] {
+        place_on_nth_empty(&mut slots, 0, role);
+    }
+    let mut roles = [Role::Pawn; 8];
+    for (role, slot) in roles.iter_mut().zip(slots) {
+        *role = slot.unwrap_or(Role::Pawn);
+    }
+    BackRank { roles }
+}
+
+impl BackRank {
     /// Checks eight roles (file a first) against the Chess960 rules.
     pub fn from_roles(roles: [Role; 8]) -> Result<BackRank, BackRankError> {
         validate(&roles, '1')?;
@@ -152,28 +170,31 @@ impl BackRank {
 
     /// Scharnagl's number of this rank.
     pub fn sp(&self) -> u16 {
-        let file_of = |pred: &dyn Fn(usize, Role) -> bool| {
-            (0..8).find(|&i| pred(i, self.roles[i])).unwrap_or(0)
-        };
-        let light = file_of(&|i, r| r == Role::Bishop && i % 2 == 1) / 2;
-        let dark = file_of(&|i, r| r == Role::Bishop && i % 2 == 0) / 2;
-        // Files without bishops, in order: the queen's index among them.
-        let non_bishop: Vec<usize> = (0..8).filter(|&i| self.roles[i] != Role::Bishop).collect();
-        let queen = non_bishop
-            .iter()
-            .position(|&i| self.roles[i] == Role::Queen)
-            .unwrap_or(0);
-        let left: Vec<Role> = non_bishop
-            .iter()
-            .map(|&i| self.roles[i])
-            .filter(|&r| r != Role::Queen)
-            .collect();
-        let mut knights = left
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| **r == Role::Knight)
-            .map(|(i, _)| i);
-        let pair = (knights.next().unwrap_or(0), knights.next().unwrap_or(1));
+        let (mut light, mut dark, mut queen, mut seen) = (0, 0, 0, 0);
+        let mut knights = [0usize; 2];
+        let mut found_knights = 0;
+        let mut others = 0; // index among squares without bishop or queen
+        for (file, &role) in self.roles.iter().enumerate() {
+            match role {
+                Role::Bishop if file % 2 == 1 => light = file / 2,
+                Role::Bishop => dark = file / 2,
+                Role::Queen => queen = seen,
+                Role::Knight => {
+                    if found_knights < 2 {
+                        knights[found_knights] = others;
+                    }
+                    found_knights += 1;
+                }
+                _ => {}
+            }
+            if role != Role::Bishop {
+                seen += 1;
+            }
+            if role != Role::Bishop && role != Role::Queen {
+                others += 1;
+            }
+        }
+        let pair = (knights[0], knights[1]);
         let knight_code = KNIGHT_TABLE.iter().position(|&p| p == pair).unwrap_or(0);
         (((knight_code * 6 + queen) * 4 + dark) * 4 + light) as u16
     }
@@ -209,15 +230,25 @@ pub(crate) fn validate(roles: &[Role; 8], rank_char: char) -> Result<(), BackRan
             });
         }
     }
-    let bishops: Vec<usize> = (0..8).filter(|&i| roles[i] == Role::Bishop).collect();
+    let files_of = |role: Role| {
+        let mut files = [0usize; 2];
+        for (slot, (file, _)) in files
+            .iter_mut()
+            .zip(roles.iter().enumerate().filter(|(_, r)| **r == role))
+        {
+            *slot = file;
+        }
+        files
+    };
+    let bishops = files_of(Role::Bishop);
     if bishops[0] % 2 == bishops[1] % 2 {
         return Err(BackRankError::BishopsSameColour(
             square_name(bishops[0], rank_char),
             square_name(bishops[1], rank_char),
         ));
     }
-    let rooks: Vec<usize> = (0..8).filter(|&i| roles[i] == Role::Rook).collect();
-    let king = (0..8).find(|&i| roles[i] == Role::King).unwrap_or(0);
+    let rooks = files_of(Role::Rook);
+    let king = roles.iter().position(|&r| r == Role::King).unwrap_or(0);
     if !(rooks[0] < king && king < rooks[1]) {
         return Err(BackRankError::KingNotBetweenRooks {
             king: square_name(king, rank_char),
@@ -270,6 +301,7 @@ mod tests {
     fn every_number_round_trips() {
         for sp in 0..u32::from(POSITIONS) {
             let rank = BackRank::from_sp(sp).unwrap();
+            assert_eq!(rank, BackRank::decode_sp(sp).unwrap());
             assert_eq!(u32::from(rank.sp()), sp);
             assert_eq!(rank.to_string().parse::<BackRank>().unwrap(), rank);
         }

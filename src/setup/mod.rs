@@ -4,6 +4,7 @@
 //! a shakmaty position and FEN output live here; how positions are drawn
 //! lives in [`method`].
 
+pub mod analysis;
 mod backrank;
 pub mod method;
 
@@ -11,6 +12,7 @@ pub use backrank::{BackRank, BackRankError, POSITIONS, STANDARD_SP};
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use shakmaty::{
     Bitboard, Board, ByColor, CastlingMode, Chess, Color, FromSetup, Piece, Position, Rank, Setup,
@@ -83,8 +85,25 @@ impl StartPosition {
     }
 
     /// The position with White to move and all four castling rights, checked
-    /// by shakmaty in Chess960 mode.
+    /// by shakmaty in Chess960 mode (built once per number for the 960
+    /// mirrored positions).
     pub fn to_chess(&self) -> Chess {
+        static MIRRORED: OnceLock<Vec<Chess>> = OnceLock::new();
+        if !self.is_double() {
+            let table = MIRRORED.get_or_init(|| {
+                (0..u32::from(POSITIONS))
+                    .filter_map(|sp| StartPosition::from_sp(sp).ok())
+                    .map(|s| s.build_chess())
+                    .collect()
+            });
+            if let Some(pos) = table.get(usize::from(self.white.sp())) {
+                return pos.clone();
+            }
+        }
+        self.build_chess()
+    }
+
+    fn build_chess(&self) -> Chess {
         let mut rooks = Bitboard::EMPTY;
         for (color, rank) in [(Color::White, &self.white), (Color::Black, &self.black)] {
             let (a, b) = rank.rook_files();

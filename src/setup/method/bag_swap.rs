@@ -6,7 +6,7 @@
 use shakmaty::Role;
 
 use super::procedure::{BAG_ROLES, DrawState, Event, FULL_BAG, Next, Procedure, Transition};
-use super::rank_fix::{king_between_rooks, square};
+use super::rank_fix::{Note, king_between_rooks, square};
 use crate::setup::StartPosition;
 
 /// The swap bag method.
@@ -14,18 +14,20 @@ pub struct BagSwap;
 
 /// Swaps the leftmost pair among a1-b1, c1-d1, e1-f1 that holds a bishop,
 /// when both bishops stand on one colour.
-fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<String> {
-    let bishops: Vec<usize> = (0..8).filter(|&i| slots[i] == Some(Role::Bishop)).collect();
-    if bishops.len() != 2 || bishops[0] % 2 != bishops[1] % 2 {
+fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<Note> {
+    let first = slots.iter().position(|&s| s == Some(Role::Bishop))?;
+    let second = slots.iter().rposition(|&s| s == Some(Role::Bishop))?;
+    if first % 2 != second % 2 {
         return None;
     }
-    let pair = (0..3).find(|p| bishops.iter().any(|b| b / 2 == *p))?;
-    slots.swap(pair * 2, pair * 2 + 1);
-    Some(format!(
-        "bishops on one colour: swapped {} and {}",
-        square(pair * 2),
-        square(pair * 2 + 1)
-    ))
+    // The leftmost bishop's pair is the leftmost pair holding a bishop; the
+    // same-coloured pair can never sit in g1-h1 alone (those differ).
+    let left = first / 2 * 2;
+    if left > 4 {
+        return None;
+    }
+    slots.swap(left, left + 1);
+    Some(Note::PairSwapped { left: left as u8 })
 }
 
 impl Procedure for BagSwap {
@@ -41,7 +43,7 @@ impl Procedure for BagSwap {
             return Next::Event(Event::draw(&state.bag));
         }
         let mut slots = state.slots;
-        let mut notes: Vec<String> = bishops_onto_opposite_colours(&mut slots)
+        let mut notes: Vec<Note> = bishops_onto_opposite_colours(&mut slots)
             .into_iter()
             .collect();
         notes.extend(king_between_rooks(&mut slots));

@@ -27,7 +27,7 @@ pub mod bag_swap;
 pub mod book;
 pub mod die;
 pub mod procedure;
-mod rank_fix;
+pub mod rank_fix;
 pub mod uniform;
 
 use std::fmt;
@@ -206,7 +206,7 @@ pub enum Record {
     Events {
         events: Vec<RecordedEvent>,
         restarts: u32,
-        notes: Vec<String>,
+        notes: Vec<procedure::Note>,
     },
     /// Item `index` (1-based) of a fixed list.
     Fixed { index: usize, of: usize },
@@ -240,7 +240,7 @@ impl Record {
                     "kind": kind,
                     "events": events.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
                     "restarts": restarts,
-                    "notes": notes,
+                    "notes": notes.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
                 })
             }
             Record::Fixed { index, of } => {

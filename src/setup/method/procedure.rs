@@ -8,6 +8,7 @@ use std::fmt;
 
 use shakmaty::Role;
 
+pub use super::rank_fix::Note;
 use crate::setup::StartPosition;
 
 /// What kind of random event a method asks for; decides how outcomes are
@@ -174,7 +175,7 @@ pub enum Next {
     Event(Event),
     /// The position is complete. The notes say what was fixed up at the end
     /// (swaps), for the record.
-    Finished(StartPosition, Vec<String>),
+    Finished(StartPosition, Vec<Note>),
 }
 
 /// A random set-up method as a state machine.
@@ -261,7 +262,7 @@ pub struct Run {
     pub position: StartPosition,
     pub events: Vec<RecordedEvent>,
     pub restarts: u32,
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// Runs `procedure` to the end, asking `choose` for each event's label.
@@ -271,7 +272,7 @@ pub fn run<E>(
     mut choose: impl FnMut(&Event, &DrawState, usize) -> Result<u16, E>,
 ) -> Result<Run, E> {
     let mut state = procedure.start();
-    let mut events = Vec::new();
+    let mut events = Vec::with_capacity(16);
     let mut restarts = 0;
     loop {
         match procedure.next(&state) {

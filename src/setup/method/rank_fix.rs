@@ -1,14 +1,45 @@
 //! The fix-up both bag methods end with: a king that is not between its
 //! rooks swaps places with the closer rook.
 
+use std::fmt;
+
 use shakmaty::Role;
+
+/// A fix-up made at the end of a draw, for the record. Kept as data (not
+/// text) so that drawing stays allocation-light.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Note {
+    /// The king stood outside its rooks and swapped with the closer one.
+    KingSwapped { king: u8, rook: u8 },
+    /// The bishops stood on one colour; the pair starting at `left` swapped.
+    PairSwapped { left: u8 },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Note::KingSwapped { king, rook } => write!(
+                f,
+                "king {} swapped with rook {}",
+                square(usize::from(king)),
+                square(usize::from(rook))
+            ),
+            Note::PairSwapped { left } => write!(
+                f,
+                "bishops on one colour: swapped {} and {}",
+                square(usize::from(left)),
+                square(usize::from(left) + 1)
+            ),
+        }
+    }
+}
 
 /// Swaps the king with the closer rook when it stands outside both rooks.
 /// Returns a note for the record when it swapped.
-pub fn king_between_rooks(slots: &mut [Option<Role>; 8]) -> Option<String> {
+pub fn king_between_rooks(slots: &mut [Option<Role>; 8]) -> Option<Note> {
     let king = slots.iter().position(|&s| s == Some(Role::King))?;
-    let rooks: Vec<usize> = (0..8).filter(|&i| slots[i] == Some(Role::Rook)).collect();
-    let (&left, &right) = (rooks.first()?, rooks.last()?);
+    let left = slots.iter().position(|&s| s == Some(Role::Rook))?;
+    let right = slots.iter().rposition(|&s| s == Some(Role::Rook))?;
     let closer = if king < left {
         left
     } else if king > right {
@@ -17,11 +48,10 @@ pub fn king_between_rooks(slots: &mut [Option<Role>; 8]) -> Option<String> {
         return None;
     };
     slots.swap(king, closer);
-    Some(format!(
-        "king {} swapped with rook {}",
-        square(king),
-        square(closer)
-    ))
+    Some(Note::KingSwapped {
+        king: king as u8,
+        rook: closer as u8,
+    })
 }
 
 pub(super) fn square(file: usize) -> String {
@@ -45,7 +75,7 @@ mod tests {
         let mut s = slots("KNRBBRNQ");
         let note = king_between_rooks(&mut s).unwrap();
         assert_eq!(s, slots("RNKBBRNQ"));
-        assert_eq!(note, "king a1 swapped with rook c1");
+        assert_eq!(note.to_string(), "king a1 swapped with rook c1");
     }
 
     #[test]

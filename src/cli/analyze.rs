@@ -1,0 +1,161 @@
+//! `uci960 analyze`: a method's exact distribution over the 960, and with
+//! `--samples` a seeded Monte Carlo run tested against it (chi-square).
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+use clap::Args;
+use num_traits::ToPrimitive;
+
+use crate::setup::POSITIONS;
+use crate::setup::analysis::{
+    ChiSquare, Exact, Summary, chi_square, exact_for, ratio_text, summarize,
+};
+use crate::setup::method::{MethodSpec, PositionSource};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum AnalyzeFormat {
+    Table,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// die, bag-redraw, bag-swap, random, dfrc or sp:N[,M…|A-B]
+    #[arg(long, short)]
+    pub method: String,
+    /// Add a Monte Carlo run of this many positions with a chi-square test.
+    #[arg(long)]
+    pub samples: Option<u64>,
+    /// Seed of the Monte Carlo run (printed to stderr when not given).
+    #[arg(long, short)]
+    pub seed: Option<u64>,
+    #[arg(long, short, default_value = "table")]
+    pub format: AnalyzeFormat,
+}
+
+/// Draws `samples` positions and counts them by (White's) SP.
+pub fn monte_carlo(spec: &MethodSpec, samples: u64, seed: u64) -> anyhow::Result<Vec<u64>> {
+    let mut source = PositionSource::new(spec, seed)?;
+    let mut counts = vec![0u64; usize::from(POSITIONS)];
+    for _ in 0..samples {
+        if let Some(start) = source.next_position().start {
+            counts[usize::from(start.white.sp())] += 1;
+        }
+    }
+    Ok(counts)
+}
+
+pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    let spec: MethodSpec = args.method.parse()?;
+    let Some(exact) = exact_for(&spec) else {
+        bail!(
+            "method '{spec}' has no distribution to analyze (use die, bag-redraw, bag-swap, random, dfrc or sp:…)"
+        );
+    };
+    let summary = summarize(&exact);
+    let mc = match args.samples {
+        Some(n) => {
+            let seed = super::seed_or_announce(args.seed);
+            Some(chi_square(&exact, &monte_carlo(&spec, n, seed)?))
+        }
+        None => None,
+    };
+    match args.format {
+        AnalyzeFormat::Json => println!("{}", to_json(&spec, &exact, &summary, mc.as_ref())),
+        AnalyzeFormat::Table => print!("{}", to_table(&spec, &exact, &summary, mc.as_ref())),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON object of the interface: method, positions, uniform, classes,
+/// by_sp, max_min_ratio, total_variation, expected_events,
+/// restart_probability and, with samples, monte_carlo.
+pub fn to_json(
+    spec: &MethodSpec,
+    exact: &Exact,
+    summary: &Summary,
+    mc: Option<&ChiSquare>,
+) -> serde_json::Value {
+    let mut value = serde_json::json!({
+        "method": spec.to_string(),
+        "positions": summary.positions,
+        "uniform": summary.uniform,
+        "classes": summary.classes.iter().map(|(p, count)| serde_json::json!({
+            "probability": ratio_text(p),
+            "count": count,
+        })).collect::<Vec<_>>(),
+        "by_sp": exact.by_sp.iter().map(ratio_text).collect::<Vec<_>>(),
+        "max_min_ratio": summary.max_min_ratio,
+        "total_variation": summary.total_variation.to_f64().unwrap_or(f64::NAN),
+        "expected_events": ratio_text(&exact.expected_events),
+        "restart_probability": ratio_text(&exact.restart_probability),
+    });
+    if let (Some(mc), Some(obj)) = (mc, value.as_object_mut()) {
+        obj.insert(
+            "monte_carlo".into(),
+            serde_json::json!({
+                "samples": mc.samples,
+                "chi_square": mc.statistic,
+                "degrees_of_freedom": mc.degrees_of_freedom,
+                "p_value": mc.p_value,
+            }),
+        );
+    }
+    value
+}
+
+fn to_table(spec: &MethodSpec, exact: &Exact, summary: &Summary, mc: Option<&ChiSquare>) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let f = |r: &num_rational::BigRational| r.to_f64().unwrap_or(f64::NAN);
+    let _ = writeln!(out, "method               {spec}");
+    let _ = writeln!(out, "positions possible   {} of 960", summary.positions);
+    let _ = writeln!(
+        out,
+        "uniform              {}",
+        if summary.uniform { "yes" } else { "no" }
+    );
+    let _ = writeln!(
+        out,
+        "expected events      {} = {:.4}",
+        ratio_text(&exact.expected_events),
+        f(&exact.expected_events)
+    );
+    let _ = writeln!(
+        out,
+        "restart probability  {} = {:.6}",
+        ratio_text(&exact.restart_probability),
+        f(&exact.restart_probability)
+    );
+    let _ = writeln!(out, "max/min ratio        {:.6}", summary.max_min_ratio);
+    let _ = writeln!(
+        out,
+        "total variation      {:.6} (distance from uniform)",
+        f(&summary.total_variation)
+    );
+    let _ = writeln!(out, "probability classes (highest first):");
+    let _ = writeln!(
+        out,
+        "  {:>14}  {:>12}  {:>9}  {:>5}",
+        "probability", "", "x uniform", "count"
+    );
+    for (p, count) in &summary.classes {
+        let _ = writeln!(
+            out,
+            "  {:>14}  {:>12.8}  {:>9.4}  {:>5}",
+            ratio_text(p),
+            f(p),
+            f(p) * 960.0,
+            count
+        );
+    }
+    if let Some(mc) = mc {
+        let _ = writeln!(
+            out,
+            "monte carlo          {} samples, chi-square {:.2} on {} df, p-value {:.4}",
+            mc.samples, mc.statistic, mc.degrees_of_freedom, mc.p_value
+        );
+    }
+    out
+}
