@@ -430,16 +430,70 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
     };
     let dir = tmpdir("sprt");
     let js = dir.join("m.json");
-    let mut args = strs(&["--engine", &format!("cmd={}", sf.display()), "nodes=3000", "name=strong"]);
-    args.extend(strs(&["--engine", &format!("cmd={}", sf.display()), "depth=1", "name=weak"]));
-    args.extend(strs(&["--games", "40", "--sprt", "elo0=0", "elo1=20", "alpha=0.1", "beta=0.1"]));
-    args.extend(strs(&["--maxmoves", "150", "--seed", "3", "--json", js.to_str().unwrap()]));
+    let mut args = strs(&[
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "nodes=3000",
+        "name=strong",
+    ]);
+    args.extend(strs(&[
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "depth=1",
+        "name=weak",
+    ]));
+    args.extend(strs(&[
+        "--games",
+        "40",
+        "--sprt",
+        "elo0=0",
+        "elo1=20",
+        "alpha=0.1",
+        "beta=0.1",
+    ]));
+    args.extend(strs(&[
+        "--maxmoves",
+        "150",
+        "--seed",
+        "3",
+        "--json",
+        js.to_str().unwrap(),
+    ]));
     let out = run_match(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     let s = json(&js);
     assert_eq!(s["sprt"]["verdict"], "accept_h1", "{s}");
     assert!(s["games"].as_u64().unwrap() < 40, "{s}");
-    assert!(stdout.contains("H1 accepted") && stdout.contains("stopped early"), "{stdout}");
+    assert!(
+        stdout.contains("H1 accepted") && stdout.contains("stopped early"),
+        "{stdout}"
+    );
     assert!(s["sprt"]["llr"].as_f64().unwrap() >= s["sprt"]["upper_bound"].as_f64().unwrap());
+}
+
+#[test]
+fn without_engines_the_built_in_engine_plays_itself() {
+    let dir = tmpdir("builtin");
+    let pgn = dir.join("m.pgn");
+    let out = run_match(&strs(&[
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Games: 2"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 2);
+    assert!(text.contains("[TimeControl \"nodes=300\"]"));
 }

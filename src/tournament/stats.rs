@@ -318,7 +318,10 @@ mod tests {
         // mean 0.5 < (s0 + s1)/2, so the evidence is for H0.
         assert!(sprt.llr(&Pentanomial([0, 0, 40, 0, 0])) < 0.0);
         // Only won pairs: strongly for H1 (without regularisation σ² = 0).
-        assert_eq!(sprt.verdict(sprt.llr(&Pentanomial([0, 0, 0, 0, 10]))), SprtVerdict::AcceptH1);
+        assert_eq!(
+            sprt.verdict(sprt.llr(&Pentanomial([0, 0, 0, 0, 10]))),
+            SprtVerdict::AcceptH1
+        );
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert!(
             Sprt {

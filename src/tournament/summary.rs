@@ -178,7 +178,7 @@ impl Tally {
         );
         if let Some(e) = wdl.elo() {
             let elo = if e.elo.is_finite() && e.error.is_finite() {
-                format!("{:.1} +/- {:.1} (95 %)", e.elo, e.error)
+                format!("{:.1} +/- {:.1} (95 %)", e.elo + 0.0, e.error)
             } else {
                 format!(
                     "{} (one-sided score)",
