@@ -436,6 +436,25 @@ fn read_done(path: &Path, plan: &MatchPlan) -> anyhow::Result<Vec<GameSummary>> 
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
+    // Games are written whole, each ending with a blank line; a file that
+    // does not end so was cut inside its last game (killed mid-write): drop
+    // that game so the resumed match appends after complete games only.
+    let text = match complete_prefix(&text) {
+        Some(keep) => {
+            eprintln!(
+                "uci960: {}: dropping an incomplete last game",
+                path.display()
+            );
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("opening {}", path.display()))?;
+            file.set_len(keep.len() as u64)
+                .with_context(|| format!("truncating {}", path.display()))?;
+            keep.to_string()
+        }
+        None => text,
+    };
     let games = read_games(&text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for g in games {
@@ -619,6 +638,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The text up to the start of an incomplete last game, or `None` when
+/// the text ends with a complete game (or is empty).
+fn complete_prefix(text: &str) -> Option<&str> {
+    if text.is_empty() || text.ends_with("\n\n") {
+        return None;
+    }
+    Some(match text.rfind("\n\n[") {
+        Some(i) => &text[..i + 2],
+        None => "",
+    })
+}
+
 fn seed_from_pgn(path: &Path) -> Option<u64> {
     let text = std::fs::read_to_string(path).ok()?;
     let games = read_games(&text).ok()?;
@@ -730,6 +761,16 @@ mod tests {
             })
             .is_err()
         );
+    }
+
+    #[test]
+    fn an_incomplete_last_game_is_dropped() {
+        let whole = "[Event \"a\"]\n\n1. e4 *\n\n";
+        assert_eq!(complete_prefix(whole), None);
+        assert_eq!(complete_prefix(""), None);
+        let cut = format!("{whole}[Event \"b\"]\n[Whi");
+        assert_eq!(complete_prefix(&cut), Some(whole));
+        assert_eq!(complete_prefix("[Event \"b\"]\n\n1. e4 {+0.1"), Some(""));
     }
 
     #[test]

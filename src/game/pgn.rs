@@ -473,6 +473,35 @@ mod tests {
         assert_eq!(games[2].result, "*", "a game cut short has no result");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn reader_never_panics(text in "(\\PC|\n|\\[|\\]|\"|\\{|\\}|\\(|\\)|;){0,200}") {
+            let _ = read_games(&text);
+        }
+
+        #[test]
+        fn random_games_round_trip(sp in 0u32..960, picks in proptest::collection::vec(0usize..1000, 0..120)) {
+            let start = StartPosition::from_sp(sp).unwrap().to_chess();
+            let mut pos = start.clone();
+            let mut ms = Vec::new();
+            for p in picks {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[p % legal.len()];
+                pos.play_unchecked(m);
+                ms.push(m);
+            }
+            let text = write_game(&PgnGame { tags: vec![], start: &start, moves: &ms, infos: &[], result: "*", final_comment: None });
+            let back = read_games(&text).unwrap();
+            proptest::prop_assert_eq!(back.len(), 1);
+            let (s, replayed) = back[0].replay().unwrap();
+            proptest::prop_assert_eq!(s, start);
+            proptest::prop_assert_eq!(replayed, ms);
+        }
+    }
+
     #[test]
     fn reader_errors_name_the_line() {
         assert_eq!(read_games("[Event \"a\"]\n[Bad]\n").unwrap_err().line, 2);
