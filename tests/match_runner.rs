@@ -444,10 +444,10 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
     ]));
     args.extend(strs(&[
         "--games",
-        "40",
+        "60",
         "--sprt",
         "elo0=0",
-        "elo1=20",
+        "elo1=200",
         "alpha=0.1",
         "beta=0.1",
     ]));
@@ -464,7 +464,7 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
     assert!(out.status.success(), "{stdout}");
     let s = json(&js);
     assert_eq!(s["sprt"]["verdict"], "accept_h1", "{s}");
-    assert!(s["games"].as_u64().unwrap() < 40, "{s}");
+    assert!(s["games"].as_u64().unwrap() < 60, "{s}");
     assert!(
         stdout.contains("H1 accepted") && stdout.contains("stopped early"),
         "{stdout}"

@@ -8,11 +8,12 @@
 //! * LOS `= ½·(1 + erf((W − L) / √(2(W + L))))`;
 //! * pentanomial: game pairs (same start, colours reversed) by the first
 //!   engine's pair score 0, ½, 1, 1½, 2;
-//! * SPRT with logistic Elo bounds, fastchess's GSPRT approximation
-//!   `LLR = N·(s1 − s0)·(2s̄ − s0 − s1) / (2σ²)` over game pairs (pair score
-//!   scaled to 0..1, σ² its variance) with `s_i = 1/(1 + 10^(−elo_i/400))`;
-//!   bounds `ln(β/(1−α))` and `ln((1−β)/α)`; empty pentanomial cells count
-//!   0.001 pairs (fishtest's regularisation).
+//! * SPRT over game pairs with logistic Elo bounds, as fastchess: pair
+//!   scores 0, ¼, ½, ¾, 1, `s_i = 1/(1 + 10^(−elo_i/400))`, the exact
+//!   maximum-likelihood LLR with empty cells regularised to 0.001 pairs
+//!   ([`Sprt::llr`]), checked against the hand-computable GSPRT
+//!   approximation `N·(s1 − s0)·(2s̄ − s0 − s1)/(2σ²)` ([`Sprt::llr_approx`]);
+//!   bounds `ln(β/(1−α))` and `ln((1−β)/α)`.
 
 /// The two-sided 95 % quantile of the normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -119,19 +120,16 @@ impl Pentanomial {
         self.0.iter().sum()
     }
 
-    /// Mean and variance of the pair score scaled to 0..1. Empty cells
-    /// count 0.001 pairs (fishtest's `regularize`), so a one-sided or
-    /// all-draw record still has a variance and the SPRT can end.
+    /// Mean and variance of the pair score scaled to 0..1.
     fn moments(&self) -> Option<(f64, f64)> {
-        if self.pairs() == 0 {
+        let n = self.pairs() as f64;
+        if n == 0.0 {
             return None;
         }
-        let counts = self.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
-        let n: f64 = counts.iter().sum();
         let score = |i: usize| i as f64 / 4.0;
-        let mean = (0..5).map(|i| counts[i] * score(i)).sum::<f64>() / n;
+        let mean = (0..5).map(|i| self.0[i] as f64 * score(i)).sum::<f64>() / n;
         let var = (0..5)
-            .map(|i| counts[i] * (score(i) - mean).powi(2))
+            .map(|i| self.0[i] as f64 * (score(i) - mean).powi(2))
             .sum::<f64>()
             / n;
         Some((mean, var))
@@ -183,9 +181,10 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the pairs played so far; 0 while the
-    /// variance is zero (no information yet, as fastchess).
-    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+    /// The GSPRT approximation `N·(s1 − s0)·(2s̄ − s0 − s1)/(2σ²)` over the
+    /// pairs (0 while σ² = 0): simple enough to check by hand, and within a
+    /// few thousandths of [`Sprt::llr`] once there are a dozen pairs.
+    pub fn llr_approx(&self, pairs: &Pentanomial) -> f64 {
         let Some((mean, var)) = pairs.moments() else {
             return 0.0;
         };
@@ -194,6 +193,47 @@ impl Sprt {
         }
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         pairs.pairs() as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The log-likelihood ratio of the pairs so far, as fastchess computes it
+    /// (logistic model): empty cells count 0.001 pairs; for `s = s0, s1` the
+    /// maximum-likelihood distribution with mean `s` is
+    /// `p_i = p̂_i / (1 + θ(a_i − s))` with θ solving
+    /// `Σ p̂_i (a_i − s)/(1 + θ(a_i − s)) = 0` (M. Van den Bergh, "Comments
+    /// on Normalized Elo", prop. 1.1); `LLR = N·Σ p̂_i ln(p1_i/p0_i)`.
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        if pairs.pairs() == 0 {
+            return 0.0;
+        }
+        let counts = pairs.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+        let total: f64 = counts.iter().sum();
+        let phat = counts.map(|c| c / total);
+        let scores = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let mle = |s: f64| -> [f64; 5] {
+            let f = |theta: f64| -> f64 {
+                (0..5)
+                    .map(|i| phat[i] * (scores[i] - s) / (1.0 + theta * (scores[i] - s)))
+                    .sum()
+            };
+            // f falls from +inf to -inf on (-1/(1 - s), 1/s): bisect.
+            let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+            let width = hi - lo;
+            lo += width * 1e-12;
+            hi -= width * 1e-12;
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if f(mid) > 0.0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let theta = 0.5 * (lo + hi);
+            std::array::from_fn(|i| phat[i] / (1.0 + theta * (scores[i] - s)))
+        };
+        let p0 = mle(score_from_elo(self.elo0));
+        let p1 = mle(score_from_elo(self.elo1));
+        total * (0..5).map(|i| phat[i] * (p1[i] / p0[i]).ln()).sum::<f64>()
     }
 
     pub fn verdict(&self, llr: f64) -> SprtVerdict {
@@ -302,7 +342,7 @@ mod tests {
         // σ² = Σ n_i (x_i − mean)²/12 = (0.2934028 + 0.1701389 + 0.0086806 + 0.0868056 + 0.4201389)/12
         //    = 0.9791667/12 = 0.0815972
         // s0 = 1/(1 + 10^0) = 0.5; s1 = 1/(1 + 10^(−5/400)) = 0.5071951
-        // LLR = 12·(0.0071951)·(2·0.5416667 − 0.5 − 0.5071951)/(2·0.0815972) = 0.0402823
+        // LLR ≈ 12·(0.0071951)·(2·0.5416667 − 0.5 − 0.5071951)/(2·0.0815972) = 0.0402823
         let mut p = Pentanomial::default();
         for (hp, n) in [(0, 1), (1, 2), (2, 5), (3, 2), (4, 2)] {
             for _ in 0..n {
@@ -310,18 +350,30 @@ mod tests {
             }
         }
         assert_eq!(p.0, [1, 2, 5, 2, 2]);
-        close(sprt.llr(&p), 0.040_282_3, 1e-6);
+        close(sprt.llr_approx(&p), 0.040_282_3, 1e-6);
+        // The exact MLE LLR is close to the approximation (θ0 = 0.50618,
+        // θ1 = 0.42001 solve the mean constraints; reference value from the
+        // same equations in Python: 0.0399897).
+        close(sprt.llr(&p), 0.039_989_7, 1e-6);
+        // [0, 0, 0, 1, 1]: mean 0.875, σ² = (0.125² + 0.125²)/2 = 0.015625,
+        // approx = 2·0.0071951·(1.75 − 1.0071951)/(2·0.015625) = 0.342051;
+        // the regularised MLE is far more cautious with two pairs: 0.0285834.
+        close(
+            sprt.llr_approx(&Pentanomial([0, 0, 0, 1, 1])),
+            0.342_051,
+            1e-5,
+        );
+        close(sprt.llr(&Pentanomial([0, 0, 0, 1, 1])), 0.028_583_4, 1e-6);
+        // One-sided records: no variance for the approximation, but the
+        // regularised MLE still moves (fastchess): 10 won pairs at elo1 = 20.
+        let sprt20 = Sprt { elo1: 20.0, ..sprt };
+        assert_eq!(sprt20.llr_approx(&Pentanomial([0, 0, 0, 0, 10])), 0.0);
+        close(sprt20.llr(&Pentanomial([0, 0, 0, 0, 10])), 0.559_195, 1e-5);
+        // Only drawn pairs: evidence for H0.
+        close(sprt.llr(&Pentanomial([0, 0, 40, 0, 0])), -0.572_882, 1e-5);
         assert_eq!(sprt.verdict(0.04), SprtVerdict::Continue);
         assert_eq!(sprt.verdict(3.0), SprtVerdict::AcceptH1);
         assert_eq!(sprt.verdict(-3.0), SprtVerdict::AcceptH0);
-        // Only drawn pairs: regularised cells give a tiny variance, and the
-        // mean 0.5 < (s0 + s1)/2, so the evidence is for H0.
-        assert!(sprt.llr(&Pentanomial([0, 0, 40, 0, 0])) < 0.0);
-        // Only won pairs: strongly for H1 (without regularisation σ² = 0).
-        assert_eq!(
-            sprt.verdict(sprt.llr(&Pentanomial([0, 0, 0, 0, 10]))),
-            SprtVerdict::AcceptH1
-        );
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
         assert!(
             Sprt {
