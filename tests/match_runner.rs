@@ -497,3 +497,50 @@ fn without_engines_the_built_in_engine_plays_itself() {
     assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 2);
     assert!(text.contains("[TimeControl \"nodes=300\"]"));
 }
+
+/// Starts and `ucinewgame`s logged by the fakes for a 4-game match.
+fn process_log(restart: &str) -> Option<(usize, usize)> {
+    common::require_python_chess()?;
+    let dir = tmpdir(&format!("restart-{restart}"));
+    let log = dir.join("pids.log");
+    let mut args = fake_engine("normal", 0, "a");
+    args.extend(fake_engine("normal", 0, "b"));
+    args.extend(strs(&[
+        "--games",
+        "4",
+        "--maxmoves",
+        "4",
+        "--restart",
+        restart,
+    ]));
+    let out = Command::new(common::uci960())
+        .arg("match")
+        .args(&args)
+        .env("FAKE_PID_LOG", &log)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let starts = text.lines().filter(|l| !l.ends_with(" new")).count();
+    let new_games = text.lines().filter(|l| l.ends_with(" new")).count();
+    Some((starts, new_games))
+}
+
+#[test]
+fn engines_are_reused_with_ucinewgame_unless_restart_is_on() {
+    // Reused: one process per engine for all 4 games, each game announced.
+    let Some((starts, new_games)) = process_log("off") else {
+        return;
+    };
+    assert_eq!((starts, new_games), (2, 8));
+    // Restarted: a fresh pair for every game after the first.
+    let Some((starts, new_games)) = process_log("on") else {
+        return;
+    };
+    assert_eq!((starts, new_games), (8, 8));
+}

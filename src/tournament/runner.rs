@@ -192,21 +192,26 @@ fn play_game(
 
     // Fresh game on both engines; a failure loses the game before a move.
     for (idx, (spec, seat)) in plan.engines.iter().zip(seats.iter_mut()).enumerate() {
-        let ready = match seat.engine.as_mut() {
-            Some(e) => e.new_game().and_then(|_| e.is_ready(plan.timeout)),
-            None => match start_engine(spec, plan.timeout) {
-                Ok(e) => {
-                    seat.engine = Some(e);
-                    Ok(())
-                }
-                Err(SetupError::Start { source, .. }) => Err(source),
-                Err(SetupError::NoChess960(name)) => Err(EngineError::Exited {
-                    engine: name,
-                    waiting_for: "UCI_Chess960",
-                    status: "option missing".into(),
-                }),
-            },
+        // Every game starts with `ucinewgame` + `isready`, fresh processes
+        // included (as Cute Chess does).
+        let mut prepare = || -> Result<(), EngineError> {
+            if seat.engine.is_none() {
+                let e = start_engine(spec, plan.timeout).map_err(|e| match e {
+                    SetupError::Start { source, .. } => source,
+                    SetupError::NoChess960(name) => EngineError::Exited {
+                        engine: name,
+                        waiting_for: "UCI_Chess960",
+                        status: "option missing".into(),
+                    },
+                })?;
+                seat.engine = Some(e);
+            }
+            match seat.engine.as_mut() {
+                Some(e) => e.new_game().and_then(|_| e.is_ready(plan.timeout)),
+                None => Ok(()),
+            }
         };
+        let ready = prepare();
         if let Err(err) = ready {
             seat.end();
             if stop.load(Ordering::SeqCst) {

@@ -9,8 +9,11 @@ Usage: fake_engine.py MODE [N]   (N counts the engine's moves in each game)
   slow      sleeps 1 s before answering its N-th `go` (time forfeit under --st)
   kingtwo   castles whenever it can, written as the king's destination (e1g1)
   nochess960  does not declare UCI_Chess960
+With FAKE_PID_LOG set, each process appends "pid" and a line per
+`ucinewgame` ("pid new") to that file (engine reuse and restart tests).
 Needs python-chess (pip install chess).
 """
+import os
 import sys
 import time
 
@@ -20,6 +23,16 @@ mode = sys.argv[1] if len(sys.argv) > 1 else "normal"
 when = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 board = chess.Board(chess960=True)
 moves_made = 0
+pid_log = os.environ.get("FAKE_PID_LOG")
+
+
+def log(text):
+    if pid_log:
+        with open(pid_log, "a", encoding="utf-8") as f:
+            f.write(text + "\n")
+
+
+log(str(os.getpid()))
 
 
 def say(line):
@@ -47,6 +60,7 @@ for raw in sys.stdin:
         say("uciok")
     elif cmd == "ucinewgame":
         moves_made = 0
+        log(f"{os.getpid()} new")
     elif cmd == "isready":
         say("readyok")
     elif cmd == "position":
