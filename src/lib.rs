@@ -8,8 +8,10 @@
 pub mod cli;
 pub mod conformance;
 pub mod engine;
+pub mod game;
 pub mod notation;
 pub mod proxy;
 pub mod setup;
 pub mod sparring;
+pub mod tournament;
 pub mod uci;

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod castling_test;
 pub mod engine;
+pub mod match_cmd;
 mod output;
 pub mod positions;
 pub mod proxy;
@@ -37,6 +38,8 @@ pub enum Command {
     /// Wrap a UCI engine for a GUI: Chess960 positions, FEN flavour and
     /// castling notation fixed, every move checked.
     Proxy(proxy::ProxyArgs),
+    /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
+    Match(Box<match_cmd::MatchArgs>),
 }
 
 /// Runs the chosen command.
@@ -48,6 +51,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Engine(args) => engine::run(args),
         Command::CastlingTest(args) => castling_test::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::Match(args) => match_cmd::run(*args),
     }
 }
 

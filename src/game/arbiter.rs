@@ -1,0 +1,423 @@
+//! A game under arbitration: shakmaty checks every move an engine sends,
+//! keeps the position history for threefold repetition, and says when the
+//! rules end the game.
+//!
+//! Castling notation. In `UCI_Chess960` mode a castle is "king takes own
+//! rook" (KxR, `e1h1`). Some engines send the king's destination instead
+//! (`e1g1`), which is ambiguous in Chess960. Like fastchess, `strict` accepts
+//! only KxR; like cutechess-cli, `lenient` also accepts a king move onto a
+//! castling target square when that move is not legal as a plain king move
+//! (so a legal plain king move always stays a plain king move). Either way a
+//! castle not written as KxR is counted as a notation error of the engine.
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
+
+use super::termination::{GameResult, Outcome, Termination};
+
+/// Which castling notation the arbiter accepts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CastlingPolicy {
+    /// KxR only (fastchess).
+    #[default]
+    Strict,
+    /// KxR, or the king onto the castling target square (cutechess-cli).
+    Lenient,
+}
+
+impl FromStr for CastlingPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CastlingPolicy, String> {
+        match s {
+            "strict" => Ok(CastlingPolicy::Strict),
+            "lenient" => Ok(CastlingPolicy::Lenient),
+            other => Err(format!(
+                "unknown castling policy '{other}' (use strict or lenient)"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for CastlingPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CastlingPolicy::Strict => "strict",
+            CastlingPolicy::Lenient => "lenient",
+        })
+    }
+}
+
+/// A move the arbiter accepted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Accepted {
+    pub mv: Move,
+    /// The engine wrote a castle as the king's destination, not KxR.
+    pub notation_error: bool,
+}
+
+/// A move the arbiter refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Refused {
+    pub text: String,
+    pub reason: String,
+    /// The refused move was a castle in king-destination notation (strict).
+    pub notation_error: bool,
+}
+
+/// Turns an engine's move text into a legal move of `pos`, or says why not.
+pub fn judge_move(pos: &Chess, text: &str, policy: CastlingPolicy) -> Result<Accepted, Refused> {
+    let refuse = |reason: &str, notation_error| Refused {
+        text: text.to_string(),
+        reason: reason.to_string(),
+        notation_error,
+    };
+    let uci: UciMove = text.parse().map_err(|_| refuse("not a UCI move", false))?;
+    let legal = pos.legal_moves();
+    // Exact match in Chess960 notation: plain moves and KxR castles.
+    if let Some(&mv) = legal
+        .iter()
+        .find(|m| UciMove::from_move(**m, CastlingMode::Chess960) == uci)
+    {
+        return Ok(Accepted {
+            mv,
+            notation_error: false,
+        });
+    }
+    // A king moving onto a castling target square that is not a legal plain
+    // king move: a castle written the standard (non-960) way.
+    if let UciMove::Normal {
+        from,
+        to,
+        promotion: None,
+    } = uci
+    {
+        let castle = legal.iter().copied().find(|m| match *m {
+            Move::Castle { king, .. } => {
+                king == from
+                    && m.castling_side()
+                        .is_some_and(|side| side.king_to(pos.turn()) == to)
+            }
+            _ => false,
+        });
+        if let Some(mv) = castle {
+            debug_assert_eq!(pos.board().role_at(from), Some(Role::King));
+            return match policy {
+                CastlingPolicy::Lenient => Ok(Accepted {
+                    mv,
+                    notation_error: true,
+                }),
+                CastlingPolicy::Strict => Err(refuse(
+                    "castling must be written king-takes-rook in Chess960 (strict)",
+                    true,
+                )),
+            };
+        }
+    }
+    Err(refuse("illegal in this position", false))
+}
+
+/// The arbiter's record of one game: start position, moves, history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Chess,
+    pos: Chess,
+    moves: Vec<Move>,
+    /// Zobrist hashes of every position so far, the start included.
+    hashes: Vec<u64>,
+    policy: CastlingPolicy,
+}
+
+impl Game {
+    pub fn new(start: Chess, policy: CastlingPolicy) -> Game {
+        let hash = hash(&start);
+        Game {
+            pos: start.clone(),
+            start,
+            moves: Vec::new(),
+            hashes: vec![hash],
+            policy,
+        }
+    }
+
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// The moves so far in UCI_Chess960 notation (KxR), for `position … moves`.
+    pub fn uci_moves(&self) -> impl Iterator<Item = UciMove> + '_ {
+        self.moves
+            .iter()
+            .map(|m| UciMove::from_move(*m, CastlingMode::Chess960))
+    }
+
+    /// Checks and plays the side to move's move.
+    pub fn play_engine_move(&mut self, text: &str) -> Result<Accepted, Refused> {
+        let accepted = judge_move(&self.pos, text, self.policy)?;
+        self.play(accepted.mv);
+        Ok(accepted)
+    }
+
+    /// Plays a move known to be legal.
+    pub fn play(&mut self, mv: Move) {
+        self.pos.play_unchecked(mv);
+        self.moves.push(mv);
+        self.hashes.push(hash(&self.pos));
+    }
+
+    /// The outcome the rules impose on the current position, if any:
+    /// checkmate, stalemate, insufficient material, threefold repetition,
+    /// fifty-move rule (checkmate on the 100th half move wins, as in FIDE).
+    pub fn rules_outcome(&self) -> Option<Outcome> {
+        let pos = &self.pos;
+        let turn = pos.turn();
+        if pos.is_checkmate() {
+            return Some(Outcome::new(
+                GameResult::loss_for(turn),
+                Termination::Checkmate,
+                format!("{} mates", side_name(!turn)),
+            ));
+        }
+        if pos.is_stalemate() {
+            return Some(Outcome::new(
+                GameResult::Draw,
+                Termination::Stalemate,
+                "Draw by stalemate",
+            ));
+        }
+        if pos.is_insufficient_material() {
+            return Some(Outcome::new(
+                GameResult::Draw,
+                Termination::InsufficientMaterial,
+                "Draw by insufficient mating material",
+            ));
+        }
+        if self.repetitions() >= 3 {
+            return Some(Outcome::new(
+                GameResult::Draw,
+                Termination::Threefold,
+                "Draw by 3-fold repetition",
+            ));
+        }
+        if pos.halfmoves() >= 100 {
+            return Some(Outcome::new(
+                GameResult::Draw,
+                Termination::FiftyMoves,
+                "Draw by fifty moves rule",
+            ));
+        }
+        None
+    }
+
+    /// How often the current position has occurred, counting only positions
+    /// since the last irreversible move (same side to move, same rights).
+    pub fn repetitions(&self) -> usize {
+        let current = *self.hashes.last().unwrap_or(&0);
+        let window = (self.pos.halfmoves() as usize).min(self.hashes.len() - 1);
+        self.hashes[self.hashes.len() - 1 - window..]
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|h| **h == current)
+            .count()
+    }
+}
+
+fn hash(pos: &Chess) -> u64 {
+    let h: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+    h.0
+}
+
+/// "White" or "Black".
+pub fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_position;
+
+    fn pos(fen: &str) -> Chess {
+        parse_position(fen).unwrap()
+    }
+
+    // King e1, rooks a1 and h1 with castling rights: SP 518 shape, empty back rank between.
+    const CASTLE_FEN: &str = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1";
+    // King f1, rook h1 (and b1): g1 is a legal plain king move and the
+    // king-side castle target.
+    const KING_F1: &str = "1r3k1r/8/8/8/8/8/8/1R3K1R w HBhb - 0 1";
+
+    #[test]
+    fn kxr_castle_is_accepted_without_error_under_both_policies() {
+        for policy in [CastlingPolicy::Strict, CastlingPolicy::Lenient] {
+            let a = judge_move(&pos(CASTLE_FEN), "e1h1", policy).unwrap();
+            assert!(a.mv.is_castle());
+            assert!(!a.notation_error);
+        }
+    }
+
+    #[test]
+    fn king_two_squares_is_a_notation_error_strict_refuses_lenient_accepts() {
+        let p = pos(CASTLE_FEN);
+        let refused = judge_move(&p, "e1g1", CastlingPolicy::Strict).unwrap_err();
+        assert!(refused.notation_error);
+        assert!(refused.reason.contains("king-takes-rook"), "{refused:?}");
+        let accepted = judge_move(&p, "e1c1", CastlingPolicy::Lenient).unwrap();
+        assert_eq!(
+            accepted.mv,
+            Move::Castle {
+                king: shakmaty::Square::E1,
+                rook: shakmaty::Square::A1
+            }
+        );
+        assert!(accepted.notation_error);
+    }
+
+    #[test]
+    fn a_legal_plain_king_move_stays_a_plain_move() {
+        let p = pos(KING_F1);
+        let a = judge_move(&p, "f1g1", CastlingPolicy::Lenient).unwrap();
+        assert!(!a.mv.is_castle());
+        assert!(!a.notation_error);
+        let castle = judge_move(&p, "f1h1", CastlingPolicy::Strict).unwrap();
+        assert!(castle.mv.is_castle());
+    }
+
+    #[test]
+    fn garbage_and_illegal_moves_are_refused_with_a_reason() {
+        let p = Chess::default();
+        assert_eq!(
+            judge_move(&p, "e2e5", CastlingPolicy::Lenient)
+                .unwrap_err()
+                .reason,
+            "illegal in this position"
+        );
+        assert_eq!(
+            judge_move(&p, "xyz", CastlingPolicy::Lenient)
+                .unwrap_err()
+                .reason,
+            "not a UCI move"
+        );
+        assert!(
+            !judge_move(&p, "0000", CastlingPolicy::Lenient)
+                .unwrap_err()
+                .notation_error
+        );
+    }
+
+    fn play_all(game: &mut Game, moves: &str) {
+        for m in moves.split_whitespace() {
+            game.play_engine_move(m)
+                .unwrap_or_else(|e| panic!("{m}: {e:?}"));
+        }
+    }
+
+    #[test]
+    fn checkmate_stalemate_and_material_are_detected() {
+        let mut g = Game::new(Chess::default(), CastlingPolicy::Strict);
+        play_all(&mut g, "f2f3 e7e5 g2g4 d8h4");
+        let o = g.rules_outcome().unwrap();
+        assert_eq!(
+            (o.result, o.termination),
+            (GameResult::BlackWins, Termination::Checkmate)
+        );
+        assert_eq!(o.detail, "Black mates");
+
+        let stale = Game::new(
+            pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+            CastlingPolicy::Strict,
+        );
+        assert_eq!(
+            stale.rules_outcome().unwrap().termination,
+            Termination::Stalemate
+        );
+
+        let mut bare = Game::new(
+            pos("7k/8/8/8/8/8/6q1/K5N1 w - - 0 1"),
+            CastlingPolicy::Strict,
+        );
+        play_all(&mut bare, "g1e2");
+        assert!(bare.rules_outcome().is_none());
+        let mut kn = Game::new(
+            pos("7k/8/8/8/8/8/1q6/K5N1 w - - 0 1"),
+            CastlingPolicy::Strict,
+        );
+        play_all(&mut kn, "a1b2");
+        assert_eq!(
+            kn.rules_outcome().unwrap().termination,
+            Termination::InsufficientMaterial
+        );
+    }
+
+    #[test]
+    fn threefold_counts_the_start_and_needs_three() {
+        let mut g = Game::new(Chess::default(), CastlingPolicy::Strict);
+        play_all(&mut g, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(g.repetitions(), 2);
+        assert!(g.rules_outcome().is_none());
+        play_all(&mut g, "g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(g.repetitions(), 3);
+        assert_eq!(
+            g.rules_outcome().unwrap().termination,
+            Termination::Threefold
+        );
+    }
+
+    #[test]
+    fn castling_rights_matter_for_repetition() {
+        // Rook out and back loses the right: the position after is not the start one.
+        let mut g = Game::new(pos(CASTLE_FEN), CastlingPolicy::Strict);
+        play_all(&mut g, "h1h2 h8h7 h2h1 h7h8 h1h2 h8h7 h2h1 h7h8");
+        assert_eq!(g.repetitions(), 2);
+    }
+
+    #[test]
+    fn fifty_moves_ends_at_halfmove_100_unless_mate() {
+        let mut g = Game::new(
+            pos("7k/8/8/8/8/8/8/K5R1 w - - 99 80"),
+            CastlingPolicy::Strict,
+        );
+        play_all(&mut g, "g1g2");
+        assert_eq!(
+            g.rules_outcome().unwrap().termination,
+            Termination::FiftyMoves
+        );
+        let mut m = Game::new(
+            pos("7k/8/6K1/8/8/8/8/R7 w - - 99 80"),
+            CastlingPolicy::Strict,
+        );
+        play_all(&mut m, "a1a8");
+        assert_eq!(
+            m.rules_outcome().unwrap().termination,
+            Termination::Checkmate
+        );
+    }
+
+    #[test]
+    fn uci_moves_are_written_king_takes_rook() {
+        let mut g = Game::new(pos(CASTLE_FEN), CastlingPolicy::Lenient);
+        play_all(&mut g, "e1g1 e8a8");
+        let moves: Vec<String> = g.uci_moves().map(|m| m.to_string()).collect();
+        assert_eq!(moves, ["e1h1", "e8a8"]);
+    }
+}

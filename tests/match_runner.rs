@@ -1,0 +1,549 @@
+//! `uci960 match` end to end: real engines (Stockfish vs Ethereal), the PGN
+//! read back by python-chess, fake engines for each fault, and
+//! interrupt-and-resume.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn fake() -> String {
+    format!(
+        "{}/tests/fakes/match_fake_engine.py",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn fake_engine(mode: &str, when: u32, name: &str) -> Vec<String> {
+    [
+        "--engine".to_string(),
+        "cmd=python3".into(),
+        format!("arg={}", fake()),
+        format!("arg={mode}"),
+        format!("arg={when}"),
+        format!("name={name}"),
+    ]
+    .into()
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("uci960-match-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(args: &[String]) -> Output {
+    Command::new(common::uci960())
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run uci960 match")
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// python-chess's view of a PGN (tests/fakes/check_pgn.py).
+fn check_pgn(python: &Path, pgn: &Path) -> Value {
+    let out = Command::new(python)
+        .arg(format!(
+            "{}/tests/fakes/check_pgn.py",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .arg(pgn)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn strs(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
+    let (Some(sf), Some(eth), Some(py)) = (
+        common::require_engine("stockfish"),
+        common::require_engine("ethereal-chess"),
+        common::require_python_chess(),
+    ) else {
+        return;
+    };
+    let dir = tmpdir("real");
+    let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
+    let mut args = strs(&["--engine", &format!("cmd={}", sf.display()), "nodes=2000"]);
+    args.extend(strs(&[
+        "--engine",
+        &format!("cmd={}", eth.display()),
+        "nodes=2000",
+    ]));
+    args.extend(strs(&[
+        "--games",
+        "20",
+        "--concurrency",
+        "2",
+        "--start",
+        "die",
+        "--seed",
+        "11",
+        "--maxmoves",
+        "150",
+    ]));
+    args.extend(strs(&[
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
+    ]));
+    let out = run_match(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Elo difference"), "{stdout}");
+
+    let report = check_pgn(&py, &pgn);
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    assert_eq!(report["games"], 20);
+    assert_eq!(
+        report["rounds"],
+        serde_json::json!((1..=20).collect::<Vec<_>>())
+    );
+    assert_eq!(
+        report["positions"], 10,
+        "ten pairs, one die-drawn position each (seeded, distinct here)"
+    );
+
+    let summary = json(&js);
+    assert_eq!(summary["games"], 20);
+    for e in summary["engines"].as_array().unwrap() {
+        let name = e["name"].as_str().unwrap();
+        let s = &report["score"][name];
+        for k in ["wins", "draws", "losses"] {
+            assert_eq!(e[k], s[k], "{name} {k}: summary {} vs PGN {}", e[k], s[k]);
+        }
+        assert_eq!(e["crashes"], 0);
+        assert_eq!(e["illegal_moves"], 0);
+    }
+    let penta: u64 = summary["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(penta, 10);
+    let terms: u64 = summary["terminations"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(terms, 20);
+    assert_eq!(summary["terminations"], report["terminations"]);
+}
+
+/// Plays 2 games of `first` against the normal fake; returns the JSON
+/// summary and the PGN text.
+fn fault_match(name: &str, first: Vec<String>, extra: &[&str]) -> Option<(Value, String)> {
+    let py = common::require_python_chess()?;
+    let _ = py;
+    let dir = tmpdir(name);
+    let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
+    let mut args = first;
+    args.extend(fake_engine("normal", 0, "normal"));
+    args.extend(strs(&["--games", "2"]));
+    if !extra.contains(&"--maxmoves") {
+        args.extend(strs(&["--maxmoves", "30"]));
+    }
+    if !extra.contains(&"--start") {
+        args.extend(strs(&["--start", "sp:518"]));
+    }
+    args.extend(strs(&[
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
+    ]));
+    args.extend(strs(extra));
+    let out = run_match(&args);
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some((json(&js), std::fs::read_to_string(&pgn).unwrap()))
+}
+
+fn assert_both_lost(summary: &Value, pgn: &str, termination: &str, counter: &str) {
+    assert_eq!(summary["terminations"][termination], 2, "{summary}");
+    assert_eq!(summary["engines"][0]["losses"], 2, "{summary}");
+    assert_eq!(summary["engines"][0][counter], 2, "{summary}");
+    assert_eq!(summary["engines"][1][counter], 0, "{summary}");
+    assert_eq!(
+        pgn.matches(&format!("[Termination \"{termination}\"]"))
+            .count(),
+        2,
+        "{pgn}"
+    );
+}
+
+#[test]
+fn illegal_move_loses_and_is_reported() {
+    let Some((s, pgn)) = fault_match("illegal", fake_engine("illegal", 1, "bad"), &[]) else {
+        return;
+    };
+    assert_both_lost(&s, &pgn, "illegal move", "illegal_moves");
+    assert!(pgn.contains("makes an illegal move: a1a1"), "{pgn}");
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted_for_the_next_game() {
+    let Some((s, pgn)) = fault_match("crash", fake_engine("crash", 2, "bad"), &[]) else {
+        return;
+    };
+    // The second game needs a fresh process: it crashes again on its 2nd move,
+    // which shows it was restarted (a dead process could not reach move 2).
+    assert_both_lost(&s, &pgn, "engine crash", "crashes");
+    assert_eq!(pgn.matches("[PlyCount \"").count(), 2);
+    assert!(pgn.contains("crashes"), "{pgn}");
+}
+
+#[test]
+fn stall_loses_after_the_timeout() {
+    let started = Instant::now();
+    let Some((s, pgn)) = fault_match("stall", fake_engine("stall", 1, "bad"), &["--timeout", "1"])
+    else {
+        return;
+    };
+    assert_both_lost(&s, &pgn, "stalled connection", "stalls");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn time_forfeit_under_a_fixed_move_time() {
+    let Some((s, pgn)) = fault_match(
+        "slow",
+        fake_engine("slow", 2, "bad"),
+        &["--st", "0.3", "--margin", "100"],
+    ) else {
+        return;
+    };
+    assert_both_lost(&s, &pgn, "time forfeit", "time_forfeits");
+    assert!(pgn.contains("loses on time"), "{pgn}");
+}
+
+fn castling_match(policy: &str) -> Option<(Value, String)> {
+    let dir = tmpdir(&format!("book-{policy}"));
+    let book = dir.join("castle.epd");
+    // King e1, rooks a1/h1, nothing between: castling is legal at once, and
+    // e1c1 (king two squares) differs from e1a1 (king takes rook).
+    std::fs::write(
+        &book,
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1\n",
+    )
+    .unwrap();
+    fault_match(
+        &format!("castle-{policy}"),
+        fake_engine("kingtwo", 0, "kingtwo"),
+        &[
+            "--start",
+            &format!("book:{}", book.display()),
+            "--castling",
+            policy,
+            "--maxmoves",
+            "12",
+        ],
+    )
+}
+
+#[test]
+fn king_two_squares_castling_is_illegal_when_strict() {
+    let Some((s, pgn)) = castling_match("strict") else {
+        return;
+    };
+    assert_both_lost(&s, &pgn, "illegal move", "illegal_moves");
+    assert_eq!(s["engines"][0]["notation_errors"], 2);
+    assert!(
+        pgn.contains("castling must be written king-takes-rook"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn king_two_squares_castling_is_accepted_but_counted_when_lenient() {
+    let Some((s, pgn)) = castling_match("lenient") else {
+        return;
+    };
+    assert_eq!(s["engines"][0]["illegal_moves"], 0, "{s}");
+    assert_eq!(s["engines"][0]["notation_errors"], 2, "{s}");
+    assert!(pgn.contains(" O-O-O "), "the castle is in the PGN: {pgn}");
+    assert!(pgn.contains("NotationErrors \"1\"]"), "{pgn}");
+}
+
+#[test]
+fn an_engine_without_uci_chess960_is_refused_with_exit_2() {
+    if common::require_python_chess().is_none() {
+        return;
+    }
+    let mut args = fake_engine("nochess960", 0, "old");
+    args.extend(fake_engine("normal", 0, "normal"));
+    let out = run_match(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not declare the UCI_Chess960 option"),
+        "{err}"
+    );
+}
+
+#[test]
+fn interrupted_match_resumes_to_the_requested_count() {
+    let (Some(sf), Some(py)) = (
+        common::require_engine("stockfish"),
+        common::require_python_chess(),
+    ) else {
+        return;
+    };
+    let dir = tmpdir("resume");
+    let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
+    let mut args = strs(&[
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "nodes=800",
+        "name=sf-a",
+    ]);
+    args.extend(strs(&[
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "nodes=1200",
+        "name=sf-b",
+    ]));
+    args.extend(strs(&[
+        "--games",
+        "12",
+        "--concurrency",
+        "2",
+        "--start",
+        "random",
+        "--seed",
+        "5",
+        "--maxmoves",
+        "120",
+    ]));
+    args.extend(strs(&[
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
+    ]));
+
+    let mut child = Command::new(common::uci960())
+        .arg("match")
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt once a few games are in the PGN.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+        if text.matches("[Round ").count() >= 3 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let first = check_pgn(&py, &pgn);
+    assert_eq!(first["problems"], serde_json::json!([]), "{first}");
+    let played = first["games"].as_u64().unwrap();
+    if played < 12 {
+        assert_eq!(status.code(), Some(130), "an interrupted match exits 130");
+    }
+
+    let mut resume = args.clone();
+    resume.push("--resume".into());
+    let out = run_match(&resume);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = check_pgn(&py, &pgn);
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    assert_eq!(report["games"], 12, "{report}");
+    assert_eq!(
+        report["rounds"],
+        serde_json::json!((1..=12).collect::<Vec<_>>()),
+        "each game once"
+    );
+    let summary = json(&js);
+    assert_eq!(summary["games"], 12);
+    for e in summary["engines"].as_array().unwrap() {
+        let s = &report["score"][e["name"].as_str().unwrap()];
+        for k in ["wins", "draws", "losses"] {
+            assert_eq!(e[k], s[k]);
+        }
+    }
+}
+
+#[test]
+fn toga2_without_chess960_is_refused() {
+    let (Some(toga), Some(sf)) = (
+        common::require_engine("toga2"),
+        common::require_engine("stockfish"),
+    ) else {
+        return;
+    };
+    let args = strs(&[
+        "--engine",
+        &format!("cmd={}", toga.display()),
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "--nodes",
+        "500",
+    ]);
+    let out = run_match(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("UCI_Chess960"));
+}
+
+#[test]
+fn sprt_stops_the_match_when_a_bound_is_crossed() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let dir = tmpdir("sprt");
+    let js = dir.join("m.json");
+    let mut args = strs(&[
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "nodes=3000",
+        "name=strong",
+    ]);
+    args.extend(strs(&[
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "depth=1",
+        "name=weak",
+    ]));
+    args.extend(strs(&[
+        "--games",
+        "60",
+        "--sprt",
+        "elo0=0",
+        "elo1=200",
+        "alpha=0.1",
+        "beta=0.1",
+    ]));
+    args.extend(strs(&[
+        "--maxmoves",
+        "150",
+        "--seed",
+        "3",
+        "--json",
+        js.to_str().unwrap(),
+    ]));
+    let out = run_match(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let s = json(&js);
+    assert_eq!(s["sprt"]["verdict"], "accept_h1", "{s}");
+    assert!(s["games"].as_u64().unwrap() < 60, "{s}");
+    assert!(
+        stdout.contains("H1 accepted") && stdout.contains("stopped early"),
+        "{stdout}"
+    );
+    assert!(s["sprt"]["llr"].as_f64().unwrap() >= s["sprt"]["upper_bound"].as_f64().unwrap());
+}
+
+#[test]
+fn without_engines_the_built_in_engine_plays_itself() {
+    let dir = tmpdir("builtin");
+    let pgn = dir.join("m.pgn");
+    let out = run_match(&strs(&[
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+        "--seed",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Games: 2"), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 2);
+    assert!(text.contains("[TimeControl \"nodes=300\"]"));
+}
+
+/// Starts and `ucinewgame`s logged by the fakes for a 4-game match.
+fn process_log(restart: &str) -> Option<(usize, usize)> {
+    common::require_python_chess()?;
+    let dir = tmpdir(&format!("restart-{restart}"));
+    let log = dir.join("pids.log");
+    let mut args = fake_engine("normal", 0, "a");
+    args.extend(fake_engine("normal", 0, "b"));
+    args.extend(strs(&[
+        "--games",
+        "4",
+        "--maxmoves",
+        "4",
+        "--restart",
+        restart,
+    ]));
+    let out = Command::new(common::uci960())
+        .arg("match")
+        .args(&args)
+        .env("FAKE_PID_LOG", &log)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let starts = text.lines().filter(|l| !l.ends_with(" new")).count();
+    let new_games = text.lines().filter(|l| l.ends_with(" new")).count();
+    Some((starts, new_games))
+}
+
+#[test]
+fn engines_are_reused_with_ucinewgame_unless_restart_is_on() {
+    // Reused: one process per engine for all 4 games, each game announced.
+    let Some((starts, new_games)) = process_log("off") else {
+        return;
+    };
+    assert_eq!((starts, new_games), (2, 8));
+    // Restarted: a fresh pair for every game after the first.
+    let Some((starts, new_games)) = process_log("on") else {
+        return;
+    };
+    assert_eq!((starts, new_games), (8, 8));
+}
