@@ -1,0 +1,70 @@
+//! A scripted client that writes all its lines and closes its input at once
+//! (`printf … | uci960 proxy`), as the README's example does: the proxy must
+//! forward the lines it held during the handshake, send `quit` after them,
+//! and relay the engine's last answer before it exits 0.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn piped(engine: &[&str], script: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(common::uci960())
+        .arg("proxy")
+        .args(["--seed", "3"])
+        .args(engine)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start proxy");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write script");
+    // The pipe is closed here: EOF right after the last command.
+    let started = Instant::now();
+    let out = child.wait_with_output().expect("proxy output");
+    assert!(started.elapsed() < Duration::from_secs(20), "proxy took too long");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+const SCRIPT: &str =
+    "uci\nsetoption name uci960 Start value die\nucinewgame\nisready\nposition startpos\ngo depth 3\n";
+
+fn check(stdout: &str) {
+    let announce = stdout
+        .lines()
+        .find(|l| l.starts_with("info string uci960 start sp "))
+        .unwrap_or_else(|| panic!("no announce line in:\n{stdout}"));
+    let fen = announce.split(" fen ").nth(1).expect("fen in announce");
+    let pos = uci960::notation::fen::parse_position(fen).expect("announced FEN is legal");
+    let best = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in:\n{stdout}"));
+    let mv = best.split_whitespace().next().expect("move");
+    let uci: shakmaty::uci::UciMove = mv.parse().expect("UCI move");
+    assert!(uci.to_move(&pos).is_ok(), "{mv} is not legal in {fen}");
+    assert!(stdout.lines().any(|l| l == "readyok"));
+}
+
+#[test]
+fn builtin_engine_answers_a_piped_script() {
+    let (code, stdout) = piped(&[], SCRIPT);
+    assert_eq!(code, Some(0), "{stdout}");
+    check(&stdout);
+}
+
+#[test]
+fn stockfish_answers_a_piped_script() {
+    let Some(stockfish) = common::require_engine("stockfish") else {
+        return;
+    };
+    let (code, stdout) = piped(&["--", stockfish.to_str().expect("path")], SCRIPT);
+    assert_eq!(code, Some(0), "{stdout}");
+    check(&stdout);
+}
