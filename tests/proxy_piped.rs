@@ -28,12 +28,17 @@ fn piped(engine: &[&str], script: &str) -> (Option<i32>, String) {
     // The pipe is closed here: EOF right after the last command.
     let started = Instant::now();
     let out = child.wait_with_output().expect("proxy output");
-    assert!(started.elapsed() < Duration::from_secs(20), "proxy took too long");
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "proxy took too long"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
-const SCRIPT: &str =
-    "uci\nsetoption name uci960 Start value die\nucinewgame\nisready\nposition startpos\ngo depth 3\n";
+const SCRIPT: &str = "uci\nsetoption name uci960 Start value die\nucinewgame\nisready\nposition startpos\ngo depth 3\n";
 
 fn check(stdout: &str) {
     let announce = stdout

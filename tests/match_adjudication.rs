@@ -1,0 +1,139 @@
+//! Adjudication and clocks end to end: the built-in engine plays real games
+//! through `uci960 match`, and the PGN must show each rule at work.
+
+mod common;
+
+use std::process::Command;
+
+/// Plays a match with the built-in engine; returns the PGN's games as
+/// (tags, movetext) and the process's stdout.
+fn play(name: &str, args: &[&str]) -> (Vec<(Vec<(String, String)>, String)>, String) {
+    let pgn = std::env::temp_dir().join(format!("uci960-adj-{name}-{}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&pgn);
+    let out = Command::new(common::uci960())
+        .arg("match")
+        .args(["--seed", "11", "--pgn"])
+        .arg(&pgn)
+        .args(args)
+        .output()
+        .expect("run uci960 match");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).expect("pgn written");
+    let _ = std::fs::remove_file(&pgn);
+    let mut games = Vec::new();
+    for block in text.split("[Event ").skip(1) {
+        let mut tags = vec![("Event".to_string(), String::new())];
+        let mut moves = String::new();
+        for line in block.lines() {
+            if let Some(tag) = line.strip_prefix('[') {
+                if let Some((k, v)) = tag.split_once(' ') {
+                    tags.push((
+                        k.to_string(),
+                        v.trim_end_matches(']').trim_matches('"').to_string(),
+                    ));
+                }
+            } else if !line.starts_with('"') {
+                moves.push_str(line);
+                moves.push(' ');
+            }
+        }
+        games.push((tags, moves));
+    }
+    (games, stdout)
+}
+
+fn tag<'a>(tags: &'a [(String, String)], key: &str) -> &'a str {
+    tags.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("no {key} tag in {tags:?}"))
+}
+
+#[test]
+fn max_moves_ends_every_game_as_a_draw_at_the_limit() {
+    let (games, stdout) = play("max", &["--games", "4", "--depth", "2", "--maxmoves", "6"]);
+    assert_eq!(games.len(), 4);
+    for (tags, _) in &games {
+        let plies: u32 = tag(tags, "PlyCount").parse().unwrap();
+        if tag(tags, "Termination") == "adjudication: max moves" {
+            assert_eq!(plies, 12);
+            assert_eq!(tag(tags, "Result"), "1/2-1/2");
+        } else {
+            assert!(plies < 12, "{tags:?}");
+        }
+    }
+    assert!(stdout.contains("adjudication: max moves"), "{stdout}");
+}
+
+#[test]
+fn draw_adjudication_ends_quiet_games() {
+    // Any score within ±1000 cp for 2 moves in a row from move 1 on: every
+    // game not decided by then is adjudicated a draw within a few moves.
+    let (games, _) = play(
+        "draw",
+        &[
+            "--games",
+            "4",
+            "--depth",
+            "2",
+            "--draw",
+            "movenumber=1",
+            "movecount=2",
+            "score=1000",
+        ],
+    );
+    assert_eq!(games.len(), 4);
+    for (tags, _) in &games {
+        assert_eq!(tag(tags, "Termination"), "adjudication: draw", "{tags:?}");
+        assert_eq!(tag(tags, "Result"), "1/2-1/2");
+        let plies: u32 = tag(tags, "PlyCount").parse().unwrap();
+        assert!(plies <= 8, "{tags:?}");
+    }
+}
+
+#[test]
+fn resign_adjudication_gives_the_game_to_the_side_ahead() {
+    // Resign as soon as an engine sees itself 1 cp behind: games end early,
+    // and the side that resigned loses.
+    let (games, _) = play(
+        "resign",
+        &[
+            "--games",
+            "6",
+            "--depth",
+            "3",
+            "--resign",
+            "movecount=1",
+            "score=1",
+        ],
+    );
+    let resigned: Vec<_> = games
+        .iter()
+        .filter(|(tags, _)| tag(tags, "Termination") == "adjudication: resign")
+        .collect();
+    assert!(!resigned.is_empty(), "no game was resigned");
+    for (tags, _) in resigned {
+        assert_ne!(tag(tags, "Result"), "1/2-1/2", "{tags:?}");
+    }
+}
+
+#[test]
+fn a_time_control_is_kept_and_written() {
+    let (games, stdout) = play("tc", &["--games", "2", "--tc", "10/1+0.05"]);
+    assert_eq!(games.len(), 2);
+    for (tags, moves) in &games {
+        assert_eq!(tag(tags, "TimeControl"), "10/1+0.05");
+        assert_ne!(
+            tag(tags, "Termination"),
+            "time forfeit",
+            "{tags:?}\n{stdout}"
+        );
+        // cutechess-style comments carry the time each move took.
+        assert!(moves.contains("s}"), "{moves}");
+    }
+}
