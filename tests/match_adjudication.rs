@@ -5,9 +5,12 @@ mod common;
 
 use std::process::Command;
 
-/// Plays a match with the built-in engine; returns the PGN's games as
-/// (tags, movetext) and the process's stdout.
-fn play(name: &str, args: &[&str]) -> (Vec<(Vec<(String, String)>, String)>, String) {
+/// A PGN game: its tags and its movetext.
+type Game = (Vec<(String, String)>, String);
+
+/// Plays a match with the built-in engine; returns the PGN's games and the
+/// process's stdout.
+fn play(name: &str, args: &[&str]) -> (Vec<Game>, String) {
     let pgn = std::env::temp_dir().join(format!("uci960-adj-{name}-{}.pgn", std::process::id()));
     let _ = std::fs::remove_file(&pgn);
     let out = Command::new(common::uci960())
