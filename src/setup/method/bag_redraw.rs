@@ -11,8 +11,9 @@
 
 use shakmaty::Role;
 
-use super::procedure::{BAG_ROLES, DrawState, Event, FULL_BAG, Next, Procedure, Transition};
-use super::rank_fix::{king_between_rooks, square};
+use super::bag::{describe_next_square, full_bag, take_onto_next_square};
+use super::procedure::{BAG_ROLES, DrawState, Event, Next, Procedure, Transition};
+use super::rank_fix::king_between_rooks;
 use crate::setup::StartPosition;
 
 /// The redraw bag method.
@@ -25,10 +26,7 @@ fn first_bishop_file(slots: &[Option<Role>; 8]) -> Option<usize> {
 
 impl Procedure for BagRedraw {
     fn start(&self) -> DrawState {
-        DrawState {
-            bag: FULL_BAG,
-            ..DrawState::default()
-        }
+        full_bag()
     }
 
     fn next(&self, state: &DrawState) -> Next {
@@ -56,15 +54,11 @@ impl Procedure for BagRedraw {
                 Transition::Restart
             };
         }
-        let mut next = *state;
-        next.bag[usize::from(label)] -= 1;
-        next.slots[square] = Some(role);
-        next.stage += 1;
-        Transition::Continue(next)
+        Transition::Continue(take_onto_next_square(state, label, role))
     }
 
     fn describe(&self, state: &DrawState) -> String {
-        format!("the piece for {}", square(usize::from(state.stage)))
+        describe_next_square(state)
     }
 }
 

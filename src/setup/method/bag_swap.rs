@@ -5,8 +5,9 @@
 
 use shakmaty::Role;
 
-use super::procedure::{BAG_ROLES, DrawState, Event, FULL_BAG, Next, Procedure, Transition};
-use super::rank_fix::{Note, king_between_rooks, square};
+use super::bag::{describe_next_square, full_bag, take_onto_next_square};
+use super::procedure::{BAG_ROLES, DrawState, Event, Next, Procedure, Transition};
+use super::rank_fix::{Note, king_between_rooks};
 use crate::setup::StartPosition;
 
 /// The swap bag method.
@@ -32,10 +33,7 @@ fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<Note> 
 
 impl Procedure for BagSwap {
     fn start(&self) -> DrawState {
-        DrawState {
-            bag: FULL_BAG,
-            ..DrawState::default()
-        }
+        full_bag()
     }
 
     fn next(&self, state: &DrawState) -> Next {
@@ -54,15 +52,11 @@ impl Procedure for BagSwap {
         let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
             return Transition::Again;
         };
-        let mut next = *state;
-        next.bag[usize::from(label)] -= 1;
-        next.slots[usize::from(state.stage)] = Some(role);
-        next.stage += 1;
-        Transition::Continue(next)
+        Transition::Continue(take_onto_next_square(state, label, role))
     }
 
     fn describe(&self, state: &DrawState) -> String {
-        format!("the piece for {}", square(usize::from(state.stage)))
+        describe_next_square(state)
     }
 }
 

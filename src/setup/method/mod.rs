@@ -22,6 +22,7 @@
 //! assert!(drawn.start.is_some());
 //! ```
 
+mod bag;
 pub mod bag_redraw;
 pub mod bag_swap;
 pub mod book;
@@ -214,6 +215,15 @@ pub enum Record {
     Book { path: PathBuf, line: usize },
 }
 
+/// `rolls`, `draws` or `numbers`: what the events of a record are.
+fn events_kind(events: &[RecordedEvent]) -> &'static str {
+    match events.first().map(|e| e.kind) {
+        Some(procedure::EventKind::Throw) => "rolls",
+        Some(procedure::EventKind::Draw) => "draws",
+        _ => "numbers",
+    }
+}
+
 impl Record {
     fn from_run(run: Run) -> Record {
         Record::Events {
@@ -231,11 +241,7 @@ impl Record {
                 restarts,
                 notes,
             } => {
-                let kind = match events.first().map(|e| e.kind) {
-                    Some(procedure::EventKind::Throw) => "rolls",
-                    Some(procedure::EventKind::Draw) => "draws",
-                    _ => "numbers",
-                };
+                let kind = events_kind(events);
                 serde_json::json!({
                     "kind": kind,
                     "events": events.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
@@ -261,11 +267,7 @@ impl fmt::Display for Record {
                 restarts,
                 notes,
             } => {
-                let kind = match events.first().map(|e| e.kind) {
-                    Some(procedure::EventKind::Throw) => "rolls",
-                    Some(procedure::EventKind::Draw) => "draws",
-                    _ => "numbers",
-                };
+                let kind = events_kind(events);
                 let list: Vec<String> = events.iter().map(|e| e.to_string()).collect();
                 write!(f, "{kind} {}", list.join(","))?;
                 if *restarts > 0 {
