@@ -5,10 +5,10 @@
 //! * [`eval`]: material and piece-square evaluation.
 //! * [`search`]: iterative deepening alpha-beta with quiescence.
 //! * [`tt`]: the transposition table.
-//! * [`time`]: the time manager for clock-based `go`.
+//! * [`time`]: the time manager for clock-based `go` (the `go` line itself
+//!   is read by [`crate::uci::GoParams`], shared with the proxy and client).
 //! * [`perft`]: `go perft` divide.
 //! * [`moves`]: UCI move text in both castling notations.
-//! * [`go`]: reading `go` commands.
 //! * [`session`]: the UCI protocol as a sans-IO state machine.
 //! * [`driver`]: the threads and pipes around the session.
 //!
@@ -16,7 +16,6 @@
 
 pub mod driver;
 pub mod eval;
-pub mod go;
 pub mod moves;
 pub mod perft;
 pub mod search;

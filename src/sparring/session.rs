@@ -17,11 +17,12 @@
 
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use super::go::{self, GoCommand};
 use super::moves::{format_line, format_move, notation_for, parse_move};
 use super::search::{Limits, MAX_PLY, Report, Score, SearchResult, position_hash};
+use super::time::Clock;
 use super::tt;
 use crate::notation::fen::parse_position;
+use crate::uci::GoParams;
 
 /// Work for the search thread.
 #[derive(Clone, Debug)]
@@ -131,7 +132,7 @@ impl Session {
             "debug" | "register" | "ponderhit" => Vec::new(),
             "setoption" => self.setoption(args),
             "position" => self.position(args),
-            "go" => self.go(args),
+            "go" => self.go(line),
             "stop" => {
                 if self.busy() {
                     vec![Effect::Stop]
@@ -194,8 +195,8 @@ impl Session {
         }
     }
 
-    fn go(&mut self, args: &[&str]) -> Vec<Effect> {
-        let (go, problems) = go::parse(args);
+    fn go(&mut self, line: &str) -> Vec<Effect> {
+        let (go, problems) = GoParams::parse_reporting(line);
         let mut effects: Vec<Effect> = problems.into_iter().map(info).collect();
         if let Some(depth) = go.perft {
             self.running += 1;
@@ -219,7 +220,7 @@ impl Session {
         effects
     }
 
-    fn limits(&self, go: &GoCommand) -> (Limits, Vec<String>) {
+    fn limits(&self, go: &GoParams) -> (Limits, Vec<String>) {
         let mut problems = Vec::new();
         let mut searchmoves = Vec::new();
         for token in &go.searchmoves {
@@ -238,7 +239,7 @@ impl Session {
         let budget = if go.infinite {
             None
         } else {
-            go.clock.budget(self.position.turn())
+            Clock::from_go(go).budget(self.position.turn())
         };
         let limits = Limits {
             depth: depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1)),

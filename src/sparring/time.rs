@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use shakmaty::Color;
 
+use crate::uci::GoParams;
+
 /// The clock fields of a `go` command, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
@@ -34,6 +36,20 @@ const OVERHEAD_MS: u64 = 20;
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 impl Clock {
+    /// The clock fields of a parsed `go`. Negative times (some GUIs send
+    /// them once a flag has fallen) count as zero.
+    pub fn from_go(go: &GoParams) -> Clock {
+        let ms = |t: Option<i64>| t.map(|t| t.max(0).unsigned_abs());
+        Clock {
+            wtime: ms(go.wtime),
+            btime: ms(go.btime),
+            winc: ms(go.winc),
+            binc: ms(go.binc),
+            movestogo: go.movestogo.map(u64::from),
+            movetime: ms(go.movetime),
+        }
+    }
+
     /// The budget for `side`, or `None` when the command sets no clock.
     pub fn budget(&self, side: Color) -> Option<Budget> {
         if let Some(mt) = self.movetime {
@@ -66,6 +82,28 @@ mod tests {
 
     fn ms(b: Budget) -> (u128, u128) {
         (b.soft.as_millis(), b.hard.as_millis())
+    }
+
+    #[test]
+    fn from_go_reads_the_clock_fields_negative_as_zero() {
+        let go = GoParams::parse("go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 3");
+        let c = Clock::from_go(&go);
+        assert_eq!(
+            c,
+            Clock {
+                wtime: Some(1000),
+                btime: Some(0),
+                winc: Some(10),
+                binc: Some(20),
+                movestogo: Some(7),
+                movetime: None,
+            }
+        );
+        assert_eq!(
+            Clock::from_go(&GoParams::parse("go movetime -1")).movetime,
+            Some(0)
+        );
+        assert_eq!(Clock::from_go(&GoParams::depth(3)), Clock::default());
     }
 
     #[test]
