@@ -22,6 +22,7 @@
 
 pub mod client;
 pub mod command;
+mod lines;
 pub mod process;
 
 pub use client::{EngineError, Handshake, SearchCollector, SearchResult, UciEngine};

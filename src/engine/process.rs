@@ -1,22 +1,29 @@
 //! A running engine process: spawn, line I/O, exit status, shutdown.
 //!
-//! stdout is read on a thread that sends each line (without its `\n`; a
-//! `\r` stays, so a relay writes back exactly what it read) into a crossbeam
-//! channel, followed by [`EngineEvent::Eof`]. Writing is synchronous from the
-//! owner's thread, one `write_all` per line. Nothing here polls on the data
+//! stdout is split into lines (without their `\n`; a `\r` stays, so a relay
+//! writes back exactly what it read), followed by [`EngineEvent::Eof`].
+//! [`EngineProcess::recv_timeout`] reads them on the caller's thread (a
+//! `poll` with the timeout, then one large `read`; see [`super::lines`] for
+//! why: no thread hand-off per line). The first call to
+//! [`EngineProcess::events`] moves the reading to a thread feeding a
+//! crossbeam channel, for callers that `select!` over several sources; from
+//! then on `recv_timeout` reads that channel. Writing is synchronous from the
+//! owner's thread, one `write_all` per line. Nothing here spins on the data
 //! path; only the shutdown's waits for exit use short sleeps.
 //!
 //! Dropping an [`EngineProcess`] that has not been shut down kills and reaps
 //! the child, so no zombie is left behind whatever path the owner takes.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use super::command::EngineCommand;
+use super::lines::LineReader;
 
 /// What the stdout reader thread reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +69,7 @@ pub struct SpawnOptions {
     /// proxy's main thread).
     pub die_with_parent: bool,
     /// Leave stdout to the caller ([`EngineProcess::take_stdout`]) instead of
-    /// a reader thread; for a single-threaded `poll` loop (the proxy).
+    /// reading lines from it; for a single-threaded `poll` loop (the proxy).
     pub raw_stdout: bool,
 }
 
@@ -128,7 +135,10 @@ fn signal_name(sig: i32) -> &'static str {
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver<EngineEvent>,
+    /// Lines read on the caller's thread, until `events` is first asked for.
+    reader: Mutex<Option<LineReader>>,
+    /// The channel fed by a reader thread, once `events` was called.
+    events: OnceLock<Receiver<EngineEvent>>,
     pid: u32,
     program: String,
     status: Option<ExitStatus>,
@@ -194,46 +204,16 @@ impl EngineProcess {
         })?;
         let pid = child.id();
         let stdin = child.stdin.take();
-        let (tx, events) = crossbeam_channel::unbounded();
-        if opts.raw_stdout {
-            drop(tx);
-        } else if let Some(stdout) = child.stdout.take() {
-            std::thread::Builder::new()
-                .name(format!("engine-{pid}-stdout"))
-                .spawn(move || {
-                    let mut reader = BufReader::with_capacity(1 << 16, stdout);
-                    loop {
-                        let mut line = Vec::with_capacity(128);
-                        match reader.read_until(b'\n', &mut line) {
-                            Ok(0) => {
-                                let _ = tx.send(EngineEvent::Eof);
-                                break;
-                            }
-                            Ok(_) => {
-                                if line.last() == Some(&b'\n') {
-                                    line.pop();
-                                }
-                                if tx.send(EngineEvent::Line(line)).is_err() {
-                                    break;
-                                }
-                            }
-                            Err(e) => {
-                                let _ = tx.send(EngineEvent::ReadError(e.to_string()));
-                                let _ = tx.send(EngineEvent::Eof);
-                                break;
-                            }
-                        }
-                    }
-                })
-                .map_err(|e| SpawnError::Io {
-                    program: program.clone(),
-                    source: e,
-                })?;
-        }
+        let reader = if opts.raw_stdout {
+            None
+        } else {
+            child.stdout.take().map(LineReader::new)
+        };
         Ok(EngineProcess {
             child,
             stdin,
-            events,
+            reader: Mutex::new(reader),
+            events: OnceLock::new(),
             pid,
             program,
             status: None,
@@ -274,14 +254,56 @@ impl EngineProcess {
     }
 
     /// The channel of stdout events, for `select!` with other channels.
+    /// The first call starts a thread that reads stdout into it (lines
+    /// already buffered come first); `recv_timeout` then reads the channel.
     pub fn events(&self) -> &Receiver<EngineEvent> {
-        &self.events
+        self.events.get_or_init(|| {
+            let (tx, rx) = crossbeam_channel::unbounded();
+            let reader = self
+                .reader
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some(mut reader) = reader {
+                let on_fail = tx.clone();
+                let spawned = std::thread::Builder::new()
+                    .name(format!("engine-{}-stdout", self.pid))
+                    .spawn(move || {
+                        while let Ok(event) = reader.next_blocking() {
+                            let eof = event == EngineEvent::Eof;
+                            if tx.send(event).is_err() || eof {
+                                break;
+                            }
+                        }
+                    });
+                if let Err(e) = spawned {
+                    let _ = on_fail.send(EngineEvent::ReadError(format!(
+                        "cannot start the stdout reader thread: {e}"
+                    )));
+                    let _ = on_fail.send(EngineEvent::Eof);
+                }
+            }
+            rx
+        })
     }
 
-    /// The next stdout event, waiting at most `timeout`. After `Eof`, the
-    /// channel is disconnected and this returns `Disconnected`.
+    /// The next stdout event, waiting at most `timeout` (a blocking wait,
+    /// no spinning). After `Eof`, this returns `Disconnected`.
     pub fn recv_timeout(&self, timeout: Duration) -> Result<EngineEvent, RecvTimeoutError> {
-        self.events.recv_timeout(timeout)
+        if let Some(rx) = self.events.get() {
+            return rx.recv_timeout(timeout);
+        }
+        let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
+        match reader.as_mut() {
+            Some(r) => r.next_timeout(timeout),
+            None => {
+                drop(reader);
+                match self.events.get() {
+                    Some(rx) => rx.recv_timeout(timeout),
+                    None => Err(RecvTimeoutError::Disconnected),
+                }
+            }
+        }
     }
 
     /// The exit status if the engine has exited (reaps it).
@@ -396,8 +418,38 @@ mod tests {
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"b".to_vec())));
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"c".to_vec())));
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
+        assert_eq!(p.recv_timeout(t), Err(RecvTimeoutError::Disconnected));
         let status = p.wait_timeout(t).unwrap();
         assert_eq!(describe_status(status), "exited with code 3");
+    }
+
+    #[test]
+    fn long_lines_timeouts_and_switch_to_channel() {
+        // A line longer than the read buffer, a pause (timeout), then lines
+        // read through the channel after `events()` took over.
+        let cmd = EngineCommand::new("sh").with_args([
+            "-c",
+            "head -c 200000 /dev/zero | tr '\\0' x; echo; echo one; sleep 0.5; echo two; echo three",
+        ]);
+        let p = EngineProcess::spawn(&cmd).unwrap();
+        let t = Duration::from_secs(10);
+        match p.recv_timeout(t) {
+            Ok(EngineEvent::Line(l)) => {
+                assert_eq!(l.len(), 200_000);
+                assert!(l.iter().all(|&b| b == b'x'));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"one".to_vec())));
+        assert_eq!(
+            p.recv_timeout(Duration::from_millis(50)),
+            Err(RecvTimeoutError::Timeout)
+        );
+        let rx = p.events().clone();
+        assert_eq!(rx.recv_timeout(t), Ok(EngineEvent::Line(b"two".to_vec())));
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"three".to_vec())));
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
+        assert_eq!(p.recv_timeout(t), Err(RecvTimeoutError::Disconnected));
     }
 
     #[test]
