@@ -18,7 +18,6 @@
 use std::collections::HashSet;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::str::FromStr;
 
 use shakmaty::{Chess, Move, Position};
@@ -77,7 +76,7 @@ enum Current {
 
 /// A translated move sequence (its bytes) and its replacements (token
 /// index in the sequence, new text).
-type PvCache = (Vec<u8>, Vec<(usize, Rc<str>)>);
+type PvCache = (Vec<u8>, Vec<(usize, String)>);
 
 /// The proxy session.
 pub struct Session {
@@ -118,7 +117,6 @@ pub struct Session {
     /// Scratch buffers for `info` lines (no allocation per line).
     scratch_spans: Vec<Range<usize>>,
     scratch_groups: Vec<Range<usize>>,
-    scratch_reps: Vec<(Range<usize>, Rc<str>)>,
 }
 
 impl Session {
@@ -168,7 +166,6 @@ impl Session {
             info_cache: None,
             scratch_spans: Vec::new(),
             scratch_groups: Vec::new(),
-            scratch_reps: Vec::new(),
         }
     }
 
@@ -792,23 +789,22 @@ impl Session {
 
     fn on_info(&mut self, content: &[u8], out: &mut Vec<Out>) {
         let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
-        if gui_n == eng_n {
+        if gui_n == eng_n || self.search.is_none() {
             out.push(Out::Forward);
             return;
         }
-        let Some(search) = self.search.clone() else {
-            out.push(Out::Forward);
-            return;
-        };
         let mut spans = std::mem::take(&mut self.scratch_spans);
         let mut groups = std::mem::take(&mut self.scratch_groups);
-        let mut replacements = std::mem::take(&mut self.scratch_reps);
-        replacements.clear();
         info_move_groups_into(content, &mut spans, &mut groups);
+        // The rewritten line, built as replacements are found (`at`: the
+        // first byte of `content` not yet copied); `None` while unchanged.
+        let mut rewritten: Option<Vec<u8>> = None;
+        let mut at = 0;
         for g in groups.iter() {
             let group = &spans[g.clone()];
-            // Only moves along a back rank can be castles; skip the work
-            // for groups without one.
+            // Only moves along a back rank can be castles; the moves after
+            // the last of them cannot change, and a group without one
+            // needs no position at all.
             let Some(last) = group
                 .iter()
                 .rposition(|r| maybe_castle(&content[r.clone()]))
@@ -816,39 +812,64 @@ impl Session {
                 continue;
             };
             let key = &content[group[0].start..group[last].end];
-            if let Some((cached, reps)) = &self.info_cache
-                && cached == key
-            {
-                replacements.extend(reps.iter().map(|(i, s)| (group[*i].clone(), s.clone())));
+            let hit = matches!(&self.info_cache, Some((cached, _)) if cached == key);
+            if !hit {
+                let reps = self.translate_sequence(content, &group[..=last], gui_n, eng_n, out);
+                self.info_cache = Some((key.to_vec(), reps));
+            }
+            let Some((_, reps)) = &self.info_cache else {
                 continue;
+            };
+            for (i, text) in reps {
+                let span = &group[*i];
+                let line = rewritten.get_or_insert_with(|| Vec::with_capacity(content.len() + 8));
+                line.extend_from_slice(&content[at..span.start]);
+                line.extend_from_slice(text.as_bytes());
+                at = span.end;
             }
-            let mut pos = search.clone();
-            let mut reps = Vec::new();
-            for (i, span) in group[..=last].iter().enumerate() {
-                let Ok(text) = std::str::from_utf8(&content[span.clone()]) else {
-                    break;
-                };
-                let Ok(m) = parse_move(&pos, text, eng_n) else {
-                    break;
-                };
-                if m.is_castle() {
-                    let mut one = Vec::new();
-                    self.translate_out(&pos, m, text, gui_n, span.clone(), &mut one, out);
-                    reps.extend(one.into_iter().map(|(_, s)| (i, Rc::<str>::from(s))));
-                }
-                pos.play_unchecked(m);
-            }
-            replacements.extend(reps.iter().map(|(i, s)| (group[*i].clone(), s.clone())));
-            self.info_cache = Some((key.to_vec(), reps));
         }
-        if replacements.is_empty() {
-            out.push(Out::Forward);
-        } else {
-            out.push(Out::Gui(rewrite(content, &replacements)));
+        match rewritten {
+            None => out.push(Out::Forward),
+            Some(mut line) => {
+                line.extend_from_slice(&content[at..]);
+                out.push(Out::Gui(line));
+            }
         }
         self.scratch_spans = spans;
         self.scratch_groups = groups;
-        self.scratch_reps = replacements;
+    }
+
+    /// Replays a move sequence of an `info` line from the search position
+    /// up to an unreadable move; returns the castles to rewrite (index in
+    /// `group`, text in the GUI's notation). Ambiguous castles are warned
+    /// about and left as written.
+    fn translate_sequence(
+        &mut self,
+        content: &[u8],
+        group: &[Range<usize>],
+        gui_n: CastlingNotation,
+        eng_n: CastlingNotation,
+        out: &mut Vec<Out>,
+    ) -> Vec<(usize, String)> {
+        let mut reps = Vec::new();
+        let Some(mut pos) = self.search.clone() else {
+            return reps;
+        };
+        let mut one = Vec::new();
+        for (i, span) in group.iter().enumerate() {
+            let Ok(text) = std::str::from_utf8(&content[span.clone()]) else {
+                break;
+            };
+            let Ok(m) = parse_move(&pos, text, eng_n) else {
+                break;
+            };
+            if m.is_castle() {
+                self.translate_out(&pos, m, text, gui_n, span.clone(), &mut one, out);
+                reps.extend(one.drain(..).map(|(_, s)| (i, s)));
+            }
+            pos.play_unchecked(m);
+        }
+        reps
     }
 
     /// The silence timeout expired: report once.

@@ -280,6 +280,10 @@ pub fn info_move_groups(line: &[u8]) -> Vec<Vec<Range<usize>>> {
 /// The allocation-free form of [`info_move_groups`] for the proxy's hot
 /// path: move spans go to `spans`, and each group is a range of indices
 /// into `spans` in `groups`. Both vectors are cleared first.
+///
+/// One pass over the bytes: this runs for every `info` line the proxy
+/// translates, so it neither collects tokens first nor searches the line
+/// once per keyword.
 pub fn info_move_groups_into(
     line: &[u8],
     spans: &mut Vec<Range<usize>>,
@@ -287,32 +291,6 @@ pub fn info_move_groups_into(
 ) {
     spans.clear();
     groups.clear();
-    // Jump to the first move-list keyword (SIMD search); the tokens before
-    // it are numbers and keywords, and most lines have no such keyword
-    // before a `string`.
-    use memchr::memmem::Finder;
-    static FINDERS: std::sync::OnceLock<[Finder<'static>; 5]> = std::sync::OnceLock::new();
-    let [pv, currmove, refutation, currline, string] = FINDERS.get_or_init(|| {
-        [
-            Finder::new(b" pv "),
-            Finder::new(b" currmove "),
-            Finder::new(b" refutation "),
-            Finder::new(b" currline "),
-            Finder::new(b" string "),
-        ]
-    });
-    let first = [pv, currmove, refutation, currline]
-        .iter()
-        .filter_map(|f| f.find(line))
-        .min();
-    let Some(first) = first else {
-        return;
-    };
-    if string.find(&line[..first]).is_some() {
-        return;
-    }
-    let offset = first + 1;
-    let line = &line[offset..];
     #[derive(PartialEq)]
     enum Mode {
         Other,
@@ -320,12 +298,35 @@ pub fn info_move_groups_into(
         Seq,
         CurrlineStart,
     }
+    let sep = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+    let n = line.len();
     let mut mode = Mode::Other;
     let mut start = 0;
-    for span in token_spans(line) {
-        let t = &line[span.clone()];
-        let span = span.start + offset..span.end + offset;
-        if is_keyword(t) {
+    let mut i = 0;
+    loop {
+        while i < n && sep(line[i]) {
+            i += 1;
+        }
+        if i >= n {
+            break;
+        }
+        let s = i;
+        while i < n && !sep(line[i]) {
+            i += 1;
+        }
+        let t = &line[s..i];
+        // Outside a move list only the list keywords and `string` matter;
+        // numbers and the other keywords are skipped without comparing.
+        let keyword = match mode {
+            Mode::Other => {
+                if !matches!(t[0], b'p' | b'c' | b'r' | b's') {
+                    continue;
+                }
+                is_keyword(t)
+            }
+            _ => is_keyword(t),
+        };
+        if keyword {
             if matches!(mode, Mode::Seq | Mode::CurrlineStart) && spans.len() > start {
                 groups.push(start..spans.len());
             }
@@ -344,13 +345,13 @@ pub fn info_move_groups_into(
         match mode {
             Mode::Other => {}
             Mode::Currmove => {
-                spans.push(span);
+                spans.push(s..i);
                 groups.push(start..spans.len());
                 mode = Mode::Other;
             }
             Mode::CurrlineStart if t.iter().all(u8::is_ascii_digit) => mode = Mode::Seq,
             Mode::Seq | Mode::CurrlineStart => {
-                spans.push(span);
+                spans.push(s..i);
                 mode = Mode::Seq;
             }
         }
@@ -463,6 +464,11 @@ mod tests {
             b"info currline 2 pv a2a3",
             b"info currmove",
             b"info refutation a1a2 currline a2a3 b2b3",
+            b"info depth 5 string pv e2e4",
+            b"info\tdepth 7\tpv\te1h1  e8g8\r",
+            b"info score cp 3 multipv 2 pv e1h1 nodes 5 currmove e2e4 currline",
+            b"info currline 0 currline 1 2 refutation",
+            b"info pv string",
         ] {
             let expected = info_move_groups(line);
             let (mut spans, mut groups) = (Vec::new(), Vec::new());
