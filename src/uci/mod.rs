@@ -6,9 +6,9 @@
 //! typed (`id`, `option`, `uciok`, `readyok`, `bestmove`, `info`, `go`,
 //! `position`, `setoption`); everything else is relayed raw by callers.
 //!
-//! vampirc-uci is not used for `position`, `go`, `info` or `bestmove` (it
-//! rejects Shredder-FEN, overflows on `depth 300` and rewrites lines); the
-//! parsers here are small and total.
+//! The design named vampirc-uci for option declarations; it is not used at
+//! all: it rejects Shredder-FEN, overflows on `depth 300` and rewrites lines,
+//! and the parsers here, options included, are small and total.
 
 pub mod engine_msg;
 pub mod go;
