@@ -497,41 +497,47 @@ fn expect_usage_error(args: &[&str], needle: &str) {
 
 #[test]
 fn bad_input_exits_2_and_names_the_problem() {
-    expect_usage_error(&["positions", "-m", "dice"], "unknown method 'dice'");
-    expect_usage_error(&["positions", "-m", "sp:960"], "'960' is out of range");
-    expect_usage_error(
-        &["positions", "-m", "book:/no/such/file.epd"],
-        "/no/such/file.epd",
-    );
-    expect_usage_error(
-        &["positions", "-m", "die", "--rolls", "2,7"],
-        "throw 2 is '7'",
-    );
-    expect_usage_error(
-        &["positions", "-m", "die", "--rolls", "2,3"],
-        "the queen still needs a throw",
-    );
-    expect_usage_error(
-        &["positions", "-m", "bag-swap", "--draws", "RRR"],
-        "draw 3 is 'R': no such piece left",
-    );
-    expect_usage_error(
-        &["positions", "-m", "bag-swap", "--draws", "RNBQ"],
-        "the piece for e1 still needs a draw",
-    );
-    expect_usage_error(
-        &["show", "RNBQKNBR"],
-        "bishops on c1 and g1 stand on the same colour",
-    );
-    expect_usage_error(&["show", "KRBQRBNN"], "king on a1 is not between the rooks");
-    expect_usage_error(&["show", "960"], "out of range");
-    expect_usage_error(
-        &[
-            "show",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
-        ],
-        "illegal position",
-    );
+    // (arguments, what the message must say)
+    let cases: [(&[&str], &str); 11] = [
+        (&["positions", "-m", "dice"], "unknown method 'dice'"),
+        (&["positions", "-m", "sp:960"], "'960' is out of range"),
+        (
+            &["positions", "-m", "book:/no/such/file.epd"],
+            "/no/such/file.epd",
+        ),
+        (
+            &["positions", "-m", "die", "--rolls", "2,7"],
+            "throw 2 is '7'",
+        ),
+        (
+            &["positions", "-m", "die", "--rolls", "2,3"],
+            "the queen still needs a throw",
+        ),
+        (
+            &["positions", "-m", "bag-swap", "--draws", "RRR"],
+            "draw 3 is 'R': no such piece left",
+        ),
+        (
+            &["positions", "-m", "bag-swap", "--draws", "RNBQ"],
+            "the piece for e1 still needs a draw",
+        ),
+        (
+            &["show", "RNBQKNBR"],
+            "bishops on c1 and g1 stand on the same colour",
+        ),
+        (&["show", "KRBQRBNN"], "king on a1 is not between the rooks"),
+        (&["show", "960"], "out of range"),
+        (
+            &[
+                "show",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+            ],
+            "illegal position",
+        ),
+    ];
+    for (args, needle) in cases {
+        expect_usage_error(args, needle);
+    }
     let dir = std::env::temp_dir().join(format!("uci960-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let book = dir.join("bad.epd");
