@@ -229,6 +229,25 @@ fn every_method_emits_valid_positions_for_many_seeds() {
     }
 }
 
+/// Runs a python-chess script with `input` on its stdin.
+fn run_python(python: &std::path::Path, script: &str, input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(python)
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start python");
+    child
+        .stdin
+        .take()
+        .expect("python stdin")
+        .write_all(input.as_bytes())
+        .expect("write to python");
+    child.wait_with_output().expect("python output")
+}
+
 #[test]
 fn python_chess_reads_dfrc_positions_in_both_flavours() {
     let Some(python) = common::require_python_chess() else {
@@ -271,21 +290,7 @@ for fen in lines:
     n += 1
 "#;
     for input in [&xfen, &shredder] {
-        let mut child = Command::new(&python)
-            .args(["-c", script])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.join("\n").as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = run_python(&python, script, &input.join("\n"));
         assert!(
             out.status.success(),
             "{}",
@@ -415,20 +420,12 @@ while True:
     n += 1
 print(n)
 "#;
-    let mut child = Command::new(&python)
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_python(&python, script, &pgn);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5");
 }
 
