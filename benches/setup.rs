@@ -5,7 +5,12 @@
 //! * each method's positions per second vs the bare ChaCha8 words it eats;
 //! * exact analysis time per method.
 //!
-//! Run: `cargo bench --bench setup`.
+//! Rates are per second of this thread's CPU time (the wall-clock rate is
+//! printed beside the method rates): on a shared machine the wall clock also
+//! counts the time the thread waited for a core.
+//!
+//! Run: `cargo bench --bench setup`; `cargo bench --bench setup -- bag-swap`
+//! times only the methods named (for profiling one of them).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -16,19 +21,68 @@ use uci960::setup::BackRank;
 use uci960::setup::analysis::exact_for;
 use uci960::setup::method::{MethodSpec, PositionSource};
 
-/// Runs `f` in batches until `budget` has passed; returns calls per second.
-fn rate(budget: Duration, batch: u64, mut f: impl FnMut(u64)) -> f64 {
-    let start = Instant::now();
+/// CPU time this thread has used.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Runs `f` in batches until `budget` of CPU time has passed; returns calls
+/// per CPU-second and per wall-second.
+fn rates(budget: Duration, batch: u64, mut f: impl FnMut(u64)) -> (f64, f64) {
+    let (wall, cpu) = (Instant::now(), thread_cpu_time());
     let mut calls = 0u64;
-    while start.elapsed() < budget {
+    while thread_cpu_time() - cpu < budget {
         f(batch);
         calls += batch;
     }
-    calls as f64 / start.elapsed().as_secs_f64()
+    let per = |d: Duration| calls as f64 / d.as_secs_f64();
+    (per(thread_cpu_time() - cpu), per(wall.elapsed()))
+}
+
+/// Calls per CPU-second.
+fn rate(budget: Duration, batch: u64, f: impl FnMut(u64)) -> f64 {
+    rates(budget, batch, f).0
+}
+
+/// Times `method`'s positions per second, beside the ChaCha word rate.
+fn time_method(method: &str, budget: Duration, words: Option<f64>) {
+    let spec: MethodSpec = method.parse().unwrap();
+    let mut source = PositionSource::new(&spec, 1).unwrap();
+    let (per_sec, per_wall_sec) = rates(budget, 1000, |n| {
+        for _ in 0..n {
+            black_box(source.next_position());
+        }
+    });
+    print!(
+        "method {method:<12} positions  {:>8.2} M/s  (wall {:>5.2} M/s)",
+        per_sec / 1e6,
+        per_wall_sec / 1e6
+    );
+    match words {
+        Some(words) => println!("   ({:.1} ChaCha words' time each)", words / per_sec),
+        None => println!(),
+    }
 }
 
 fn main() {
     let budget = Duration::from_millis(700);
+    // cargo passes `--bench`; the other arguments name methods to time alone.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if !only.is_empty() {
+        for method in &only {
+            time_method(method, budget * 4, None);
+        }
+        return;
+    }
 
     let shakmaty_rate = rate(budget, 960, |n| {
         for sp in 0..n as u32 {
@@ -74,18 +128,7 @@ fn main() {
         "dfrc",
         "sp:0-959",
     ] {
-        let spec: MethodSpec = method.parse().unwrap();
-        let mut source = PositionSource::new(&spec, 1).unwrap();
-        let per_sec = rate(budget, 1000, |n| {
-            for _ in 0..n {
-                black_box(source.next_position());
-            }
-        });
-        println!(
-            "method {method:<12} positions  {:>8.2} M/s   ({:.1} ChaCha words' time each)",
-            per_sec / 1e6,
-            words / per_sec
-        );
+        time_method(method, budget, Some(words));
     }
     for method in ["die", "bag-redraw", "bag-swap", "random", "dfrc"] {
         let spec: MethodSpec = method.parse().unwrap();

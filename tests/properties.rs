@@ -59,7 +59,7 @@ proptest! {
     #[test]
     fn replay_never_panics(text in "[0-9A-Za-z, ]{0,60}") {
         for spec in [MethodSpec::Die, MethodSpec::BagRedraw, MethodSpec::BagSwap] {
-            let _ = replay(spec.procedure().unwrap().as_ref(), &split_tokens(&text));
+            let _ = replay(&spec.procedure().unwrap(), &split_tokens(&text));
         }
     }
 

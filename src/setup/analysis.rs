@@ -22,7 +22,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::POSITIONS;
 use super::method::MethodSpec;
-use super::method::procedure::{Next, Procedure, Transition};
+use super::method::procedure::{DrawState, Procedure, Transition};
 
 /// A method's exact law.
 #[derive(Clone, Debug)]
@@ -50,37 +50,35 @@ impl Walk<'_> {
     /// Adds the leaves under `state` (reached with probability `p`) and
     /// returns the expected number of events from `state` to the end of the
     /// attempt.
-    fn explore(
-        &mut self,
-        state: &super::method::procedure::DrawState,
-        p: &BigRational,
-    ) -> BigRational {
-        let event = match self.procedure.next(state) {
-            Next::Finished(position, _) => {
-                let sp = usize::from(position.white.sp());
-                self.one_attempt[sp] += p;
-                return BigRational::zero();
-            }
-            Next::Event(event) => event,
+    fn explore(&mut self, state: &DrawState, p: &BigRational) -> BigRational {
+        let Some(event) = self.procedure.event(state) else {
+            let (position, _) = self.procedure.finish(state);
+            let sp = usize::from(position.white.sp());
+            self.one_attempt[sp] += p;
+            return BigRational::zero();
         };
         let total = u64::from(event.total_weight());
-        let outcomes: Vec<(u32, Transition)> = event
+        let outcomes: Vec<(u32, Transition, DrawState)> = event
             .options()
-            .map(|(label, weight)| (weight, self.procedure.apply(state, label)))
+            .map(|(label, weight)| {
+                let mut next = *state;
+                let transition = self.procedure.apply(&mut next, label);
+                (weight, transition, next)
+            })
             .collect();
         let again: u64 = outcomes
             .iter()
-            .filter(|(_, t)| matches!(t, Transition::Again))
-            .map(|(w, _)| u64::from(*w))
+            .filter(|(_, t, _)| matches!(t, Transition::Again))
+            .map(|(w, _, _)| u64::from(*w))
             .sum();
         let moving = total - again;
         let mut expected = ratio(total, moving);
-        for (weight, transition) in outcomes {
+        for (weight, transition, next) in outcomes {
             let share = ratio(u64::from(weight), moving);
             match transition {
                 Transition::Again => {}
                 Transition::Restart => self.restart += p * &share,
-                Transition::Continue(next) => {
+                Transition::Continue => {
                     let below = self.explore(&next, &(p * &share));
                     expected += share * below;
                 }
@@ -123,11 +121,11 @@ pub fn exact_for(spec: &MethodSpec) -> Option<Exact> {
     }
     if matches!(spec, MethodSpec::Dfrc) {
         // One side's law; the black number is one more independent event.
-        let mut side = exact(MethodSpec::Random.procedure()?.as_ref());
+        let mut side = exact(&MethodSpec::Random.procedure()?);
         side.expected_events = ratio(2, 1);
         return Some(side);
     }
-    spec.procedure().map(|p| exact(p.as_ref()))
+    spec.procedure().map(|p| exact(&p))
 }
 
 /// Summary numbers of an exact law.

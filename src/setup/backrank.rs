@@ -41,6 +41,9 @@ const KNIGHT_TABLE: [(usize, usize); 10] = [
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct BackRank {
     roles: [Role; 8],
+    /// Scharnagl's number, computed once at construction: every drawn
+    /// position looks up its tables (Chess, FEN) by it.
+    sp: u16,
 }
 
 /// Why a back rank is not a Chess960 start rank.
@@ -130,14 +133,27 @@ fn decode(sp: usize) -> BackRank {
     for (role, slot) in roles.iter_mut().zip(slots) {
         *role = slot.unwrap_or(Role::Pawn);
     }
-    BackRank { roles }
+    // Encoded back rather than set to `sp`, so that the round-trip test
+    // checks the encoder.
+    BackRank {
+        roles,
+        sp: scharnagl_number(&roles),
+    }
 }
 
 impl BackRank {
     /// Checks eight roles (file a first) against the Chess960 rules.
     pub fn from_roles(roles: [Role; 8]) -> Result<BackRank, BackRankError> {
+        // A valid rank is the one its number decodes to: one table lookup
+        // decides the common case; `validate` names the fault otherwise.
+        let sp = scharnagl_number(&roles);
+        if let Ok(rank) = BackRank::from_sp(u32::from(sp))
+            && rank.roles == roles
+        {
+            return Ok(rank);
+        }
         validate(&roles, '1')?;
-        Ok(BackRank { roles })
+        Ok(BackRank { roles, sp })
     }
 
     /// The roles, file a first.
@@ -170,39 +186,48 @@ impl BackRank {
 
     /// Scharnagl's number of this rank.
     pub fn sp(&self) -> u16 {
-        let (mut light, mut dark, mut queen, mut seen) = (0, 0, 0, 0);
-        let mut knights = [0usize; 2];
-        let mut found_knights = 0;
-        let mut others = 0; // index among squares without bishop or queen
-        for (file, &role) in self.roles.iter().enumerate() {
-            match role {
-                Role::Bishop if file % 2 == 1 => light = file / 2,
-                Role::Bishop => dark = file / 2,
-                Role::Queen => queen = seen,
-                Role::Knight => {
-                    if found_knights < 2 {
-                        knights[found_knights] = others;
-                    }
-                    found_knights += 1;
-                }
-                _ => {}
-            }
-            if role != Role::Bishop {
-                seen += 1;
-            }
-            if role != Role::Bishop && role != Role::Queen {
-                others += 1;
-            }
-        }
-        let pair = (knights[0], knights[1]);
-        let knight_code = KNIGHT_TABLE.iter().position(|&p| p == pair).unwrap_or(0);
-        (((knight_code * 6 + queen) * 4 + dark) * 4 + light) as u16
+        self.sp
     }
 
     /// Whether this is the standard chess rank RNBQKBNR.
     pub fn is_standard(&self) -> bool {
         self.sp() == STANDARD_SP
     }
+}
+
+/// Scharnagl's number of a valid rank, from bit masks of the files each
+/// role stands on (no loop over the table of knight pairs): every drawn
+/// position is numbered, so this is on the drawing path.
+fn scharnagl_number(roles: &[Role; 8]) -> u16 {
+    let mut masks = [0u32; 7];
+    for (file, &role) in roles.iter().enumerate() {
+        masks[role as usize] |= 1 << file;
+    }
+    let bishops = masks[Role::Bishop as usize];
+    let queen = masks[Role::Queen as usize];
+    let knights = masks[Role::Knight as usize];
+    // Bishops: file index among the light (b, d, f, h) and dark (a, c, e, g)
+    // files; a missing bishop (invalid rank) gives an out-of-range number.
+    let light = (bishops & 0xAA).trailing_zeros() / 2;
+    let dark = (bishops & 0x55).trailing_zeros() / 2;
+    // Queen: index among the six squares the bishops left.
+    let free = !bishops & 0xFF;
+    let below = |bit: u32| (free & bit.wrapping_sub(1)).count_ones();
+    let queen_index = below(queen & queen.wrapping_neg());
+    // Knights: indices among the five squares bishops and queen left.
+    let free = free & !queen;
+    let among = |bit: u32| (free & bit.wrapping_sub(1)).count_ones() as usize;
+    let first = knights & knights.wrapping_neg();
+    let second = knights & !first;
+    let (a, b) = (among(first), among(second & second.wrapping_neg()));
+    // KNIGHT_TABLE lists the pairs (a, b), a < b < 5, in order: the pairs
+    // starting with a begin at code 0, 4, 7, 9.
+    let knight_code = match [0u32, 4, 7, 9].get(a) {
+        Some(start) if a < b && b < 5 => start + (b - a - 1) as u32,
+        _ => 10, // not two knights: an invalid rank, numbered out of range
+    };
+    let number = ((knight_code * 6 + queen_index) * 4 + dark) * 4 + light;
+    number.min(u32::from(u16::MAX)) as u16
 }
 
 fn place_on_nth_empty(slots: &mut [Option<Role>; 8], n: usize, role: Role) {
@@ -313,6 +338,42 @@ mod tests {
             BackRank::from_sp(960),
             Err(BackRankError::SpOutOfRange(960))
         );
+    }
+
+    #[test]
+    fn every_arrangement_of_the_eight_pieces_is_judged_like_validate() {
+        // All 5,040 orders of RRNNBBQK: the fast path (number, then decode
+        // and compare) must accept exactly what the rule-by-rule check does.
+        let mut valid = 0;
+        for code in 0..8u32.pow(8) {
+            let files: Vec<usize> = (0..8).map(|i| (code / 8u32.pow(i) % 8) as usize).collect();
+            let mut roles = [Role::Pawn; 8];
+            let pieces = [
+                Role::Rook,
+                Role::Rook,
+                Role::Knight,
+                Role::Knight,
+                Role::Bishop,
+                Role::Bishop,
+                Role::Queen,
+                Role::King,
+            ];
+            for (&file, &role) in files.iter().zip(&pieces) {
+                roles[file] = role;
+            }
+            if roles.contains(&Role::Pawn) {
+                continue;
+            }
+            let fast = BackRank::from_roles(roles);
+            assert_eq!(fast.is_ok(), validate(&roles, '1').is_ok(), "{roles:?}");
+            if let Ok(rank) = fast {
+                valid += 1;
+                assert_eq!(rank.roles(), roles);
+                assert_eq!(BackRank::decode_sp(u32::from(rank.sp())), Ok(rank));
+            }
+        }
+        // Each of the 960 arises 8 times (2! for each pair of like pieces).
+        assert_eq!(valid, 960 * 8);
     }
 
     #[test]

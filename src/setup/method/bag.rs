@@ -3,26 +3,28 @@
 
 use shakmaty::Role;
 
-use super::procedure::{DrawState, FULL_BAG};
+use super::procedure::{Bag, DrawState, Transition};
 use super::rank_fix::square;
 
 /// The state before the first draw: a full bag, an empty rank.
 pub fn full_bag() -> DrawState {
     DrawState {
-        bag: FULL_BAG,
+        bag: Bag::FULL,
         ..DrawState::default()
     }
 }
 
-/// `state` with the piece of bag slot `label` (a `role`) taken out of the
-/// bag and put on the next square.
-pub fn take_onto_next_square(state: &DrawState, label: u16, role: Role) -> DrawState {
-    let mut next = *state;
+/// Takes the piece of bag slot `label` (a `role`) out of the bag and puts
+/// it on the next square.
+pub fn take_onto_next_square(state: &mut DrawState, label: u16, role: Role) -> Transition {
     let slot = usize::from(label);
-    next.bag[slot] = next.bag[slot].saturating_sub(1);
-    next.slots[usize::from(state.stage)] = Some(role);
-    next.stage += 1;
-    next
+    let Some(square) = state.slots.get_mut(usize::from(state.stage)) else {
+        return Transition::Again; // the rank is full: nothing to place
+    };
+    *square = Some(role);
+    state.bag.take(slot);
+    state.stage += 1;
+    Transition::Continue
 }
 
 /// "the piece for e1": what the next draw decides, for replay errors.

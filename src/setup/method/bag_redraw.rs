@@ -12,11 +12,12 @@
 use shakmaty::Role;
 
 use super::bag::{describe_next_square, full_bag, take_onto_next_square};
-use super::procedure::{BAG_ROLES, DrawState, Event, Next, Procedure, Transition};
-use super::rank_fix::king_between_rooks;
+use super::procedure::{BAG_ROLES, DrawState, Event, Procedure, Transition};
+use super::rank_fix::{Notes, king_between_rooks};
 use crate::setup::StartPosition;
 
 /// The redraw bag method.
+#[derive(Clone, Copy, Debug)]
 pub struct BagRedraw;
 
 /// Files of the bishops placed so far.
@@ -29,16 +30,18 @@ impl Procedure for BagRedraw {
         full_bag()
     }
 
-    fn next(&self, state: &DrawState) -> Next {
-        if state.bag.iter().any(|&c| c > 0) {
-            return Next::Event(Event::draw(&state.bag));
-        }
-        let mut slots = state.slots;
-        let notes = king_between_rooks(&mut slots).into_iter().collect();
-        Next::Finished(StartPosition::mirrored(super::die::rank_of(slots)), notes)
+    fn event(&self, state: &DrawState) -> Option<Event> {
+        (!state.bag.is_empty()).then(|| Event::draw(state.bag))
     }
 
-    fn apply(&self, state: &DrawState, label: u16) -> Transition {
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
+        let mut slots = state.slots;
+        let mut notes = Notes::default();
+        notes.push(king_between_rooks(&mut slots));
+        (StartPosition::mirrored(super::die::rank_of(slots)), notes)
+    }
+
+    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
         let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
             return Transition::Again;
         };
@@ -47,14 +50,14 @@ impl Procedure for BagRedraw {
             && let Some(first) = first_bishop_file(&state.slots)
             && first % 2 == square % 2
         {
-            let left: u8 = state.bag.iter().sum();
+            let left = state.bag.total();
             return if left > 1 {
                 Transition::Again
             } else {
                 Transition::Restart
             };
         }
-        Transition::Continue(take_onto_next_square(state, label, role))
+        take_onto_next_square(state, label, role)
     }
 
     fn describe(&self, state: &DrawState) -> String {

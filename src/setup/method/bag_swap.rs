@@ -6,11 +6,12 @@
 use shakmaty::Role;
 
 use super::bag::{describe_next_square, full_bag, take_onto_next_square};
-use super::procedure::{BAG_ROLES, DrawState, Event, Next, Procedure, Transition};
-use super::rank_fix::{Note, king_between_rooks};
+use super::procedure::{BAG_ROLES, DrawState, Event, Procedure, Transition};
+use super::rank_fix::{Note, Notes, king_between_rooks};
 use crate::setup::StartPosition;
 
 /// The swap bag method.
+#[derive(Clone, Copy, Debug)]
 pub struct BagSwap;
 
 /// Swaps the leftmost pair among a1-b1, c1-d1, e1-f1 that holds a bishop,
@@ -36,23 +37,23 @@ impl Procedure for BagSwap {
         full_bag()
     }
 
-    fn next(&self, state: &DrawState) -> Next {
-        if state.bag.iter().any(|&c| c > 0) {
-            return Next::Event(Event::draw(&state.bag));
-        }
-        let mut slots = state.slots;
-        let mut notes: Vec<Note> = bishops_onto_opposite_colours(&mut slots)
-            .into_iter()
-            .collect();
-        notes.extend(king_between_rooks(&mut slots));
-        Next::Finished(StartPosition::mirrored(super::die::rank_of(slots)), notes)
+    fn event(&self, state: &DrawState) -> Option<Event> {
+        (!state.bag.is_empty()).then(|| Event::draw(state.bag))
     }
 
-    fn apply(&self, state: &DrawState, label: u16) -> Transition {
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
+        let mut slots = state.slots;
+        let mut notes = Notes::default();
+        notes.push(bishops_onto_opposite_colours(&mut slots));
+        notes.push(king_between_rooks(&mut slots));
+        (StartPosition::mirrored(super::die::rank_of(slots)), notes)
+    }
+
+    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
         let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
             return Transition::Again;
         };
-        Transition::Continue(take_onto_next_square(state, label, role))
+        take_onto_next_square(state, label, role)
     }
 
     fn describe(&self, state: &DrawState) -> String {

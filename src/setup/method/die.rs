@@ -13,10 +13,11 @@
 
 use shakmaty::Role;
 
-use super::procedure::{DrawState, Event, Next, Procedure, Transition};
+use super::procedure::{DrawState, Event, Notes, Procedure, Transition};
 use crate::setup::{BackRank, StartPosition};
 
 /// The die method.
+#[derive(Clone, Copy, Debug)]
 pub struct Die;
 
 /// For each stage: what it places and how many throws place it (the rest
@@ -34,20 +35,21 @@ impl Procedure for Die {
         DrawState::default()
     }
 
-    fn next(&self, state: &DrawState) -> Next {
-        if usize::from(state.stage) < STAGES.len() {
-            return Next::Event(Event::throw());
-        }
+    fn event(&self, state: &DrawState) -> Option<Event> {
+        (usize::from(state.stage) < STAGES.len()).then(Event::throw)
+    }
+
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
         let mut slots = state.slots;
         for role in [Role::Rook, Role::King, Role::Rook] {
             if let Some(slot) = slots.iter_mut().find(|s| s.is_none()) {
                 *slot = Some(role);
             }
         }
-        Next::Finished(StartPosition::mirrored(rank_of(slots)), Vec::new())
+        (StartPosition::mirrored(rank_of(slots)), Notes::default())
     }
 
-    fn apply(&self, state: &DrawState, throw: u16) -> Transition {
+    fn apply(&self, state: &mut DrawState, throw: u16) -> Transition {
         let stage = usize::from(state.stage);
         let Some(&(_, placing)) = STAGES.get(stage) else {
             return Transition::Again;
@@ -65,10 +67,9 @@ impl Procedure for Die {
         let Some(file) = file else {
             return Transition::Again;
         };
-        let mut next = *state;
-        next.slots[file] = Some(role);
-        next.stage += 1;
-        Transition::Continue(next)
+        state.slots[file] = Some(role);
+        state.stage += 1;
+        Transition::Continue
     }
 
     fn describe(&self, state: &DrawState) -> String {

@@ -98,15 +98,62 @@ pub enum MethodError {
     },
 }
 
+/// The random procedures, as one type: a value picks its method once, and
+/// [`RandomMethod::sample`] runs that method's own compiled draw loop.
+#[derive(Clone, Copy, Debug)]
+pub enum RandomMethod {
+    Die(die::Die),
+    BagRedraw(bag_redraw::BagRedraw),
+    BagSwap(bag_swap::BagSwap),
+    Uniform(uniform::Uniform),
+}
+
+/// Calls `$body` with `$p` bound to the concrete procedure.
+macro_rules! with_procedure {
+    ($method:expr, $p:ident => $body:expr) => {
+        match $method {
+            RandomMethod::Die($p) => $body,
+            RandomMethod::BagRedraw($p) => $body,
+            RandomMethod::BagSwap($p) => $body,
+            RandomMethod::Uniform($p) => $body,
+        }
+    };
+}
+
+impl RandomMethod {
+    /// Samples one run.
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> Run {
+        with_procedure!(self, p => procedure::sample(p, rng))
+    }
+}
+
+impl Procedure for RandomMethod {
+    fn start(&self) -> procedure::DrawState {
+        with_procedure!(self, p => p.start())
+    }
+    fn event(&self, state: &procedure::DrawState) -> Option<procedure::Event> {
+        with_procedure!(self, p => p.event(state))
+    }
+    fn finish(&self, state: &procedure::DrawState) -> (StartPosition, procedure::Notes) {
+        with_procedure!(self, p => p.finish(state))
+    }
+    fn apply(&self, state: &mut procedure::DrawState, label: u16) -> procedure::Transition {
+        with_procedure!(self, p => p.apply(state, label))
+    }
+    fn describe(&self, state: &procedure::DrawState) -> String {
+        with_procedure!(self, p => p.describe(state))
+    }
+}
+
 impl MethodSpec {
     /// The random procedure behind this method, if it has one.
-    pub fn procedure(&self) -> Option<Box<dyn Procedure>> {
+    pub fn procedure(&self) -> Option<RandomMethod> {
         match self {
-            MethodSpec::Die => Some(Box::new(die::Die)),
-            MethodSpec::BagRedraw => Some(Box::new(bag_redraw::BagRedraw)),
-            MethodSpec::BagSwap => Some(Box::new(bag_swap::BagSwap)),
-            MethodSpec::Random => Some(Box::new(uniform::Uniform { double: false })),
-            MethodSpec::Dfrc => Some(Box::new(uniform::Uniform { double: true })),
+            MethodSpec::Die => Some(RandomMethod::Die(die::Die)),
+            MethodSpec::BagRedraw => Some(RandomMethod::BagRedraw(bag_redraw::BagRedraw)),
+            MethodSpec::BagSwap => Some(RandomMethod::BagSwap(bag_swap::BagSwap)),
+            MethodSpec::Random => Some(RandomMethod::Uniform(uniform::Uniform { double: false })),
+            MethodSpec::Dfrc => Some(RandomMethod::Uniform(uniform::Uniform { double: true })),
             MethodSpec::Fixed(_) | MethodSpec::Book { .. } => None,
         }
     }
@@ -207,7 +254,7 @@ pub enum Record {
     Events {
         events: Vec<RecordedEvent>,
         restarts: u32,
-        notes: Vec<procedure::Note>,
+        notes: procedure::Notes,
     },
     /// Item `index` (1-based) of a fixed list.
     Fixed { index: usize, of: usize },
@@ -348,7 +395,7 @@ pub struct PositionSource {
 }
 
 enum SourceKind {
-    Procedure(Box<dyn Procedure>),
+    Procedure(RandomMethod),
     Fixed {
         numbers: Vec<u16>,
         next: usize,
@@ -403,7 +450,7 @@ impl PositionSource {
         let method = self.spec.name();
         match &mut self.kind {
             SourceKind::Procedure(p) => {
-                let run = procedure::sample(p.as_ref(), &mut self.rng);
+                let run = p.sample(&mut self.rng);
                 let start = run.position;
                 Drawn::from_start(start, method, Record::from_run(run))
             }
@@ -471,7 +518,7 @@ pub fn replay(
             reason: "--rolls goes with die, --draws with bag-redraw and bag-swap",
         });
     };
-    let run = procedure::replay(procedure.as_ref(), tokens)?;
+    let run = procedure::replay(&procedure, tokens)?;
     let start = run.position;
     Ok(Drawn::from_start(start, spec.name(), Record::from_run(run)))
 }

@@ -8,7 +8,7 @@ use std::fmt;
 
 use shakmaty::Role;
 
-pub use super::rank_fix::Note;
+pub use super::rank_fix::{Note, Notes};
 use crate::setup::StartPosition;
 
 /// What kind of random event a method asks for; decides how outcomes are
@@ -35,8 +35,8 @@ pub struct Event {
 enum Options {
     /// Labels `first..first+count`, each weight 1.
     Range { first: u16, count: u16 },
-    /// Up to five labels with weights.
-    Weighted { items: [(u16, u32); 5], len: u8 },
+    /// A bag: label `i` (a [`BAG_ROLES`] index) with weight `bag.count(i)`.
+    Bag(Bag),
 }
 
 impl Event {
@@ -56,22 +56,11 @@ impl Event {
         }
     }
 
-    /// A draw from a bag holding `bag[i]` pieces of [`BAG_ROLES`]`[i]`.
-    pub fn draw(bag: &[u8; 5]) -> Event {
-        let mut items = [(0u16, 0u32); 5];
-        let mut len = 0;
-        for (i, &count) in bag.iter().enumerate() {
-            if count > 0 {
-                items[len] = (i as u16, u32::from(count));
-                len += 1;
-            }
-        }
+    /// A draw from `bag`.
+    pub fn draw(bag: Bag) -> Event {
         Event {
             kind: EventKind::Draw,
-            options: Options::Weighted {
-                items,
-                len: len as u8,
-            },
+            options: Options::Bag(bag),
         }
     }
 
@@ -79,32 +68,38 @@ impl Event {
     pub fn total_weight(&self) -> u32 {
         match self.options {
             Options::Range { count, .. } => u32::from(count),
-            Options::Weighted { items, len } => items[..usize::from(len)].iter().map(|i| i.1).sum(),
+            Options::Bag(bag) => bag.total(),
         }
     }
 
     /// The labels with their weights.
     pub fn options(&self) -> impl Iterator<Item = (u16, u32)> + '_ {
-        let (range, items): (std::ops::Range<u16>, &[(u16, u32)]) = match &self.options {
-            Options::Range { first, count } => (*first..first + count, &[]),
-            Options::Weighted { items, len } => (0..0, &items[..usize::from(*len)]),
+        let (range, bag) = match self.options {
+            Options::Range { first, count } => (first..first + count, Bag::default()),
+            Options::Bag(bag) => (0..0, bag),
         };
-        range.map(|l| (l, 1)).chain(items.iter().copied())
+        let pieces = (0u16..).zip(bag.counts().map(u32::from));
+        range
+            .map(|l| (l, 1))
+            .chain(pieces.filter(|&(_, weight)| weight > 0))
     }
 
     /// The label of the physical outcome with index `index < total_weight()`.
     pub fn label_at(&self, index: u32) -> u16 {
         match self.options {
             Options::Range { first, .. } => first + index as u16,
-            Options::Weighted { items, len } => {
+            Options::Bag(bag) => {
                 let mut left = index;
-                for &(label, weight) in &items[..usize::from(len)] {
-                    if left < weight {
-                        return label;
+                for label in 0..BAG_ROLES.len() {
+                    let count = bag.count(label);
+                    if left < count {
+                        return label as u16;
                     }
-                    left -= weight;
+                    left -= count;
                 }
-                items[usize::from(len).saturating_sub(1)].0
+                // Out of range (a caller bug): the last piece, not a panic.
+                let counts = bag.counts();
+                counts.iter().rposition(|&c| c > 0).unwrap_or(0) as u16
             }
         }
     }
@@ -124,8 +119,58 @@ pub const BAG_ROLES: [Role; 5] = [
     Role::King,
 ];
 
-/// A full bag: two rooks, two knights, two bishops, a queen and a king.
-pub const FULL_BAG: [u8; 5] = [2, 2, 2, 1, 1];
+/// The pieces left in a bag: how many of each of [`BAG_ROLES`], four bits
+/// each in one word. One word rather than five bytes: the sampler takes a
+/// piece out and reads the bag again at once, and a whole-word update is
+/// what the processor forwards fastest from store to load.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Bag(u32);
+
+impl Bag {
+    /// Two rooks, two knights, two bishops, a queen and a king.
+    pub const FULL: Bag = Bag::from_counts([2, 2, 2, 1, 1]);
+
+    /// A bag holding `counts[i]` (at most 15) of [`BAG_ROLES`]`[i]`.
+    pub const fn from_counts(counts: [u8; 5]) -> Bag {
+        let mut word = 0;
+        let mut i = 0;
+        while i < 5 {
+            word |= ((counts[i] & 15) as u32) << (4 * i);
+            i += 1;
+        }
+        Bag(word)
+    }
+
+    /// How many of [`BAG_ROLES`]`[slot]` are left (0 for a slot past 4).
+    pub fn count(self, slot: usize) -> u32 {
+        if slot < 5 {
+            (self.0 >> (4 * slot)) & 15
+        } else {
+            0
+        }
+    }
+
+    /// The counts, slot 0 first.
+    pub fn counts(self) -> [u8; 5] {
+        std::array::from_fn(|slot| self.count(slot) as u8)
+    }
+
+    /// How many pieces are left in all.
+    pub fn total(self) -> u32 {
+        self.counts().iter().map(|&c| u32::from(c)).sum()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Takes one piece of `slot` out, if there is one.
+    pub fn take(&mut self, slot: usize) {
+        if self.count(slot) > 0 {
+            self.0 -= 1 << (4 * slot);
+        }
+    }
+}
 
 /// The bag label of a role.
 pub fn role_label(role: Role) -> u16 {
@@ -139,7 +184,7 @@ pub struct DrawState {
     /// White's back rank, file a first.
     pub slots: [Option<Role>; 8],
     /// Pieces left in the bag (bag methods).
-    pub bag: [u8; 5],
+    pub bag: Bag,
     /// Which step of the method comes next.
     pub stage: u8,
     /// Numbers drawn so far (`random`, `dfrc`).
@@ -161,31 +206,31 @@ impl DrawState {
 /// What an outcome does.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Transition {
-    /// Go on from the new state.
-    Continue(DrawState),
+    /// Go on: [`Procedure::apply`] has made the state the new one.
+    Continue,
     /// Nothing changes: throw again, or the piece goes back into the bag.
     Again,
     /// The procedure has no way on: start the whole draw again.
     Restart,
 }
 
-/// What comes next in a state.
-#[derive(Clone, Debug)]
-pub enum Next {
-    Event(Event),
-    /// The position is complete. The notes say what was fixed up at the end
-    /// (swaps), for the record.
-    Finished(StartPosition, Vec<Note>),
-}
-
 /// A random set-up method as a state machine.
 pub trait Procedure: Send + Sync {
     /// The state before the first event.
     fn start(&self) -> DrawState;
-    /// What happens in `state`.
-    fn next(&self, state: &DrawState) -> Next;
-    /// The effect of outcome `label` of the event [`Procedure::next`] asked for.
-    fn apply(&self, state: &DrawState, label: u16) -> Transition;
+    /// The event `state` waits for; `None` when the rank is complete.
+    /// (Separate from [`Procedure::finish`] so that this per-event part stays
+    /// small enough to inline into the sampler's loop.)
+    fn event(&self, state: &DrawState) -> Option<Event>;
+    /// The position of a complete `state`, with the notes of what was fixed
+    /// up at the end (swaps), for the record.
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes);
+    /// The effect of outcome `label` of the event [`Procedure::event`] asked
+    /// for. On [`Transition::Continue`] `state` has become the next state;
+    /// on `Again` and `Restart` it is left as it was. (In place rather than
+    /// returning a new state: the sampler's loop then updates a byte or two
+    /// per event instead of copying the whole state.)
+    fn apply(&self, state: &mut DrawState, label: u16) -> Transition;
     /// What the event in `state` decides, for error messages
     /// ("the dark-square bishop").
     fn describe(&self, state: &DrawState) -> String;
@@ -262,21 +307,22 @@ pub struct Run {
     pub position: StartPosition,
     pub events: Vec<RecordedEvent>,
     pub restarts: u32,
-    pub notes: Vec<Note>,
+    pub notes: Notes,
 }
 
 /// Runs `procedure` to the end, asking `choose` for each event's label.
 /// `choose` gets the event, the state and the running event count.
-pub fn run<E>(
-    procedure: &dyn Procedure,
+pub fn run<P: Procedure + ?Sized, E>(
+    procedure: &P,
     mut choose: impl FnMut(&Event, &DrawState, usize) -> Result<u16, E>,
 ) -> Result<Run, E> {
     let mut state = procedure.start();
     let mut events = Vec::with_capacity(16);
     let mut restarts = 0;
     loop {
-        match procedure.next(&state) {
-            Next::Finished(position, notes) => {
+        match procedure.event(&state) {
+            None => {
+                let (position, notes) = procedure.finish(&state);
                 return Ok(Run {
                     position,
                     events,
@@ -284,14 +330,10 @@ pub fn run<E>(
                     notes,
                 });
             }
-            Next::Event(event) => {
+            Some(event) => {
                 let label = choose(&event, &state, events.len())?;
-                let transition = procedure.apply(&state, label);
-                let effect = match transition {
-                    Transition::Continue(next) => {
-                        state = next;
-                        Effect::Placed
-                    }
+                let effect = match procedure.apply(&mut state, label) {
+                    Transition::Continue => Effect::Placed,
                     Transition::Again => Effect::Again,
                     Transition::Restart => {
                         restarts += 1;
@@ -310,7 +352,7 @@ pub fn run<E>(
 }
 
 /// Replays typed tokens (`2`, `N`, …) as the outcomes of the events.
-pub fn replay(procedure: &dyn Procedure, tokens: &[String]) -> Result<Run, ReplayError> {
+pub fn replay<P: Procedure + ?Sized>(procedure: &P, tokens: &[String]) -> Result<Run, ReplayError> {
     let mut used = 0;
     let result = run(procedure, |event, state, count| {
         let what = match event.kind {
@@ -400,25 +442,92 @@ pub fn split_tokens(text: &str) -> Vec<String> {
 }
 
 /// Uniform integer in `0..n` from 32-bit words, by rejection, so the mapping
-/// never depends on a library's range sampling.
+/// never depends on a library's range sampling: a word `x` is taken when
+/// `x < 2^32 - 2^32 mod n`, and gives `x mod n`.
 pub fn uniform_below(rng: &mut impl rand_core::Rng, n: u32) -> u32 {
     debug_assert!(n > 0);
-    let zone = (1u64 << 32) / u64::from(n) * u64::from(n);
     loop {
-        let x = u64::from(rng.next_u32());
-        if x < zone {
-            return (x % u64::from(n)) as u32;
+        if let Some(value) = map_word(rng.next_u32(), n.max(1)) {
+            return value;
         }
     }
 }
 
+/// The choice a word `x` makes among `n > 0` outcomes, or `None` when the
+/// word falls in the rejected top `2^32 mod n` values.
+fn map_word(x: u32, n: u32) -> Option<u32> {
+    // Bag and die events have at most 8 outcomes: their threshold and
+    // remainder come from a table and a multiplication, not two divisions.
+    if let Some(&(skip, multiplier)) = SMALL_MODULI.get(n as usize) {
+        return (x <= u32::MAX - skip).then(|| fast_mod(x, multiplier, n));
+    }
+    let skip = (u32::MAX % n + 1) % n;
+    (x <= u32::MAX - skip).then(|| x % n)
+}
+
+/// For `n < 17`: `(2^32 mod n, ceil(2^64 / n) mod 2^64)`.
+const SMALL_MODULI: [(u32, u64); 17] = {
+    let mut table = [(0u32, 0u64); 17];
+    let mut n = 1;
+    while n < 17 {
+        table[n] = (
+            ((1u64 << 32) % n as u64) as u32,
+            (u64::MAX / n as u64).wrapping_add(1),
+        );
+        n += 1;
+    }
+    table
+};
+
+/// `x mod n` by Lemire's multiply-only remainder (exact for 32-bit `x`
+/// and `n`; `multiplier` from [`SMALL_MODULI`]).
+fn fast_mod(x: u32, multiplier: u64, n: u32) -> u32 {
+    let low = multiplier.wrapping_mul(u64::from(x));
+    ((u128::from(low) * u128::from(n)) >> 64) as u32
+}
+
 /// Samples one run with `rng`.
-pub fn sample(procedure: &dyn Procedure, rng: &mut impl rand_core::Rng) -> Run {
+/// Generic so that each method's draw loop is compiled with its steps
+/// inlined (the per-position cost is a handful of tiny calls per event).
+pub fn sample<P: Procedure + ?Sized>(procedure: &P, rng: &mut impl rand_core::Rng) -> Run {
     let result: Result<Run, std::convert::Infallible> = run(procedure, |event, _, _| {
         Ok(event.label_at(uniform_below(rng, event.total_weight())))
     });
     match result {
         Ok(run) => run,
         Err(never) => match never {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mapping as first written (64-bit arithmetic, two divisions); the
+    /// fast one must agree word for word, or seeds would change positions.
+    fn reference(x: u32, n: u32) -> Option<u32> {
+        let zone = (1u64 << 32) / u64::from(n) * u64::from(n);
+        (u64::from(x) < zone).then(|| (u64::from(x) % u64::from(n)) as u32)
+    }
+
+    #[test]
+    fn word_mapping_matches_the_reference_at_every_edge() {
+        let mut words: Vec<u32> = vec![0, 1, 2, 959, 960, u32::MAX - 1, u32::MAX];
+        let mut x = 0x9E37_79B9u32;
+        for _ in 0..20_000 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            words.push(x);
+        }
+        for n in (1..=40).chain([959, 960, 961, 65_535, 1 << 31, u32::MAX]) {
+            let zone_end = ((1u64 << 32) / u64::from(n) * u64::from(n)) as i64;
+            for delta in -3..=2i64 {
+                if let Ok(w) = u32::try_from(zone_end + delta) {
+                    words.push(w);
+                }
+            }
+            for &w in &words {
+                assert_eq!(map_word(w, n), reference(w, n), "word {w} n {n}");
+            }
+        }
     }
 }

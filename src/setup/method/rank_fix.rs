@@ -34,6 +34,47 @@ impl fmt::Display for Note {
     }
 }
 
+/// The fix-ups of one draw, in the order made: at most a bishop-pair swap
+/// and a king swap. A fixed array rather than a `Vec`, so that drawing a
+/// position allocates nothing for them.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Notes {
+    items: [Option<Note>; 2],
+}
+
+impl Notes {
+    /// Appends `note` when there is one.
+    pub fn push(&mut self, note: Option<Note>) {
+        let Some(note) = note else { return };
+        match self.items.iter_mut().find(|slot| slot.is_none()) {
+            Some(slot) => *slot = Some(note),
+            None => debug_assert!(false, "more than two fix-ups in one draw"),
+        }
+    }
+
+    /// The notes, first made first.
+    pub fn iter(&self) -> impl Iterator<Item = &Note> + '_ {
+        self.into_iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items[0].is_none()
+    }
+}
+
+impl<'a> IntoIterator for &'a Notes {
+    type Item = &'a Note;
+    type IntoIter = std::iter::Flatten<std::slice::Iter<'a, Option<Note>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter().flatten()
+    }
+}
+
 /// Swaps the king with the closer rook when it stands outside both rooks.
 /// Returns a note for the record when it swapped.
 pub fn king_between_rooks(slots: &mut [Option<Role>; 8]) -> Option<Note> {

@@ -1,10 +1,11 @@
 //! The computer's methods: `random` (SP uniform in 0..959) and `dfrc`
 //! (Double Fischer Random: white and black SP independent and uniform).
 
-use super::procedure::{DrawState, Event, Next, Procedure, Transition};
+use super::procedure::{DrawState, Event, Notes, Procedure, Transition};
 use crate::setup::{POSITIONS, StartPosition};
 
 /// Uniform over the 960 (`double = false`) or over the 960 × 960 pairs.
+#[derive(Clone, Copy, Debug)]
 pub struct Uniform {
     pub double: bool,
 }
@@ -20,27 +21,26 @@ impl Procedure for Uniform {
         DrawState::default()
     }
 
-    fn next(&self, state: &DrawState) -> Next {
-        if state.stage < self.numbers_needed() {
-            return Next::Event(Event::number(POSITIONS));
-        }
-        let [white, black] = state.numbers;
-        let black = if self.double { black } else { white };
-        match StartPosition::from_sp_pair(u32::from(white), u32::from(black)) {
-            Ok(pos) => Next::Finished(pos, Vec::new()),
-            // Numbers come from Event::number(960), so they are in range.
-            Err(_) => unreachable!("number out of range"),
-        }
+    fn event(&self, state: &DrawState) -> Option<Event> {
+        (state.stage < self.numbers_needed()).then(|| Event::number(POSITIONS))
     }
 
-    fn apply(&self, state: &DrawState, label: u16) -> Transition {
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
+        let [white, black] = state.numbers;
+        let black = if self.double { black } else { white };
+        // Numbers come from Event::number(960), so they are in range.
+        let position = StartPosition::from_sp_pair(u32::from(white), u32::from(black))
+            .unwrap_or_else(|_| unreachable!("number out of range"));
+        (position, Notes::default())
+    }
+
+    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
         if label >= POSITIONS {
             return Transition::Again;
         }
-        let mut next = *state;
-        next.numbers[usize::from(state.stage.min(1))] = label;
-        next.stage += 1;
-        Transition::Continue(next)
+        state.numbers[usize::from(state.stage.min(1))] = label;
+        state.stage += 1;
+        Transition::Continue
     }
 
     fn describe(&self, state: &DrawState) -> String {
