@@ -3,7 +3,7 @@
 
 use shakmaty::Role;
 
-use super::procedure::{Bag, DrawState, Transition};
+use super::procedure::{BAG_ROLES, Bag, DrawState, Event, Transition};
 use super::rank_fix::square;
 
 /// The state before the first draw: a full bag, an empty rank.
@@ -14,9 +14,22 @@ pub fn full_bag() -> DrawState {
     }
 }
 
-/// Takes the piece of bag slot `label` (a `role`) out of the bag and puts
-/// it on the next square.
-pub fn take_onto_next_square(state: &mut DrawState, label: u16, role: Role) -> Transition {
+/// The draw a bag state waits for: the next piece, until the bag is empty.
+pub fn next_draw(state: &DrawState) -> Option<Event> {
+    (!state.bag.is_empty()).then(|| Event::draw(state.bag))
+}
+
+/// The piece a draw label names.
+pub fn piece(label: u16) -> Option<Role> {
+    BAG_ROLES.get(usize::from(label)).copied()
+}
+
+/// Takes the piece `label` names out of the bag and puts it on the next
+/// square.
+pub fn take_onto_next_square(state: &mut DrawState, label: u16) -> Transition {
+    let Some(role) = piece(label) else {
+        return Transition::Again; // no such piece: nothing changes
+    };
     let slot = usize::from(label);
     let Some(square) = state.slots.get_mut(usize::from(state.stage)) else {
         return Transition::Again; // the rank is full: nothing to place

@@ -11,8 +11,8 @@
 
 use shakmaty::Role;
 
-use super::bag::{describe_next_square, full_bag, take_onto_next_square};
-use super::procedure::{BAG_ROLES, DrawState, Event, Procedure, Transition};
+use super::bag::{describe_next_square, full_bag, next_draw, piece, take_onto_next_square};
+use super::procedure::{DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Notes, king_between_rooks};
 use crate::setup::StartPosition;
 
@@ -31,7 +31,7 @@ impl Procedure for BagRedraw {
     }
 
     fn event(&self, state: &DrawState) -> Option<Event> {
-        (!state.bag.is_empty()).then(|| Event::draw(state.bag))
+        next_draw(state)
     }
 
     fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
@@ -42,11 +42,8 @@ impl Procedure for BagRedraw {
     }
 
     fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
-        let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
-            return Transition::Again;
-        };
         let square = usize::from(state.stage);
-        if role == Role::Bishop
+        if piece(label) == Some(Role::Bishop)
             && let Some(first) = first_bishop_file(&state.slots)
             && first % 2 == square % 2
         {
@@ -57,7 +54,7 @@ impl Procedure for BagRedraw {
                 Transition::Restart
             };
         }
-        take_onto_next_square(state, label, role)
+        take_onto_next_square(state, label)
     }
 
     fn describe(&self, state: &DrawState) -> String {

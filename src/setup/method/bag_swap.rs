@@ -5,8 +5,8 @@
 
 use shakmaty::Role;
 
-use super::bag::{describe_next_square, full_bag, take_onto_next_square};
-use super::procedure::{BAG_ROLES, DrawState, Event, Procedure, Transition};
+use super::bag::{describe_next_square, full_bag, next_draw, take_onto_next_square};
+use super::procedure::{DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Note, Notes, king_between_rooks};
 use crate::setup::StartPosition;
 
@@ -38,7 +38,7 @@ impl Procedure for BagSwap {
     }
 
     fn event(&self, state: &DrawState) -> Option<Event> {
-        (!state.bag.is_empty()).then(|| Event::draw(state.bag))
+        next_draw(state)
     }
 
     fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
@@ -50,10 +50,7 @@ impl Procedure for BagSwap {
     }
 
     fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
-        let Some(&role) = BAG_ROLES.get(usize::from(label)) else {
-            return Transition::Again;
-        };
-        take_onto_next_square(state, label, role)
+        take_onto_next_square(state, label)
     }
 
     fn describe(&self, state: &DrawState) -> String {
