@@ -238,13 +238,20 @@ impl EngineProcess {
 
     /// Writes one line (a `\n` is added) in a single write.
     pub fn send(&mut self, line: &[u8]) -> io::Result<()> {
+        self.send_lines(&[line])
+    }
+
+    /// Writes several lines (a `\n` added to each) in a single write.
+    pub fn send_lines(&mut self, lines: &[&[u8]]) -> io::Result<()> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "engine stdin closed"))?;
         self.write_buf.clear();
-        self.write_buf.extend_from_slice(line);
-        self.write_buf.push(b'\n');
+        for line in lines {
+            self.write_buf.extend_from_slice(line);
+            self.write_buf.push(b'\n');
+        }
         stdin.write_all(&self.write_buf)
     }
 
