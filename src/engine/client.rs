@@ -107,9 +107,12 @@ pub struct SearchResult {
 #[derive(Clone, Debug, Default)]
 pub struct SearchCollector {
     result: SearchResult,
-    /// Raw `info` lines not parsed yet, oldest first (all newer than what
-    /// `result` holds).
-    pending: Vec<Vec<u8>>,
+    /// Raw `info` lines not parsed yet, back to back, oldest first (all
+    /// newer than what `result` holds); one buffer reused from search to
+    /// search.
+    pending: Vec<u8>,
+    /// Where each kept line ends in `pending`.
+    pending_ends: Vec<usize>,
 }
 
 /// How many raw `info` lines a [`SearchCollector`] keeps before parsing
@@ -119,6 +122,22 @@ pub const PENDING_MAX: usize = 64;
 impl SearchCollector {
     pub fn new() -> SearchCollector {
         SearchCollector::default()
+    }
+
+    /// Forgets the search so far (keeps the buffers' memory).
+    pub fn clear(&mut self) {
+        self.result = SearchResult::default();
+        self.pending.clear();
+        self.pending_ends.clear();
+    }
+
+    /// The kept lines, oldest first.
+    fn pending_lines(&self) -> impl DoubleEndedIterator<Item = &[u8]> {
+        let ends = &self.pending_ends;
+        (0..ends.len()).map(move |i| {
+            let start = if i == 0 { 0 } else { ends[i - 1] };
+            &self.pending[start..ends[i]]
+        })
     }
 
     /// Feeds one message; returns the result at `bestmove` (with `elapsed`
@@ -145,29 +164,34 @@ impl SearchCollector {
     /// Feeds one raw line (with or without its line ending): an `info` line
     /// is kept unparsed, `bestmove` ends the search, anything else is
     /// ignored, as [`SearchCollector::feed`] would.
-    pub fn feed_line(&mut self, line: Vec<u8>) -> Option<SearchResult> {
-        let first = token_spans(&line).next().unwrap_or_default();
+    pub fn feed_line(&mut self, line: &[u8]) -> Option<SearchResult> {
+        let first = token_spans(line).next().unwrap_or_default();
         match &line[first] {
             b"info" => {
                 self.result.info_lines += 1;
-                if self.pending.len() >= PENDING_MAX {
+                if self.pending_ends.len() >= PENDING_MAX {
                     self.fold_pending();
                 }
-                self.pending.push(line);
+                self.pending.extend_from_slice(line);
+                self.pending_ends.push(self.pending.len());
                 None
             }
-            b"bestmove" => self.feed(parse_engine_line(&line)),
+            b"bestmove" => self.feed(parse_engine_line(line)),
             _ => None,
         }
     }
 
     /// Parses the kept lines in order into `result`.
     fn fold_pending(&mut self) {
-        for line in self.pending.drain(..) {
-            if let EngineMessage::Info(info) = parse_engine_line(&line) {
-                apply_info(&mut self.result, info);
+        let mut r = std::mem::take(&mut self.result);
+        for line in self.pending_lines() {
+            if let EngineMessage::Info(info) = parse_engine_line(line) {
+                apply_info(&mut r, info);
             }
         }
+        self.result = r;
+        self.pending.clear();
+        self.pending_ends.clear();
     }
 
     /// Parses the kept lines newest first, each field from the newest line
@@ -175,7 +199,7 @@ impl SearchCollector {
     /// no kept line has the field.
     fn resolve_pending(&mut self) {
         let mut late = SearchResult::default();
-        for line in self.pending.iter().rev() {
+        for line in self.pending_lines().rev() {
             let EngineMessage::Info(info) = parse_engine_line(line) else {
                 continue;
             };
@@ -199,6 +223,7 @@ impl SearchCollector {
             }
         }
         self.pending.clear();
+        self.pending_ends.clear();
         let r = &mut self.result;
         r.score = late.score.or(r.score);
         r.depth = late.depth.or(r.depth);
@@ -238,6 +263,9 @@ pub struct UciEngine {
     process: EngineProcess,
     handshake: Handshake,
     name: String,
+    /// Reused from search to search: no allocation per line read.
+    collector: SearchCollector,
+    line: Vec<u8>,
 }
 
 impl UciEngine {
@@ -270,6 +298,8 @@ impl UciEngine {
             process,
             handshake: Handshake::default(),
             name,
+            collector: SearchCollector::new(),
+            line: Vec::with_capacity(256),
         };
         engine.send("uci")?;
         let deadline = Instant::now() + timeout;
@@ -388,14 +418,20 @@ impl UciEngine {
         timeout: Duration,
     ) -> Result<SearchResult, EngineError> {
         let deadline = started + timeout;
-        let mut collector = SearchCollector::new();
-        loop {
-            let line = self.recv_line_until(deadline, "bestmove", timeout)?;
-            if let Some(mut r) = collector.feed_line(line) {
-                r.elapsed = started.elapsed();
-                return Ok(r);
+        self.collector.clear();
+        let mut line = std::mem::take(&mut self.line);
+        let result = loop {
+            line.clear();
+            if let Err(e) = self.recv_line_into(deadline, "bestmove", timeout, &mut line) {
+                break Err(e);
             }
-        }
+            if let Some(mut r) = self.collector.feed_line(&line) {
+                r.elapsed = started.elapsed();
+                break Ok(r);
+            }
+        };
+        self.line = line;
+        result
     }
 
     /// The next parsed line before `deadline`.
@@ -416,9 +452,22 @@ impl UciEngine {
         waiting_for: &'static str,
         timeout: Duration,
     ) -> Result<Vec<u8>, EngineError> {
+        let mut line = Vec::new();
+        self.recv_line_into(deadline, waiting_for, timeout, &mut line)?;
+        Ok(line)
+    }
+
+    /// The next raw line before `deadline`, appended to `out`.
+    fn recv_line_into(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+        timeout: Duration,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
-        match self.process.recv_timeout(left) {
-            Ok(EngineEvent::Line(line)) => Ok(line),
+        match self.process.recv_into(left, out) {
+            Ok(EngineEvent::Line(_)) => Ok(()),
             Ok(EngineEvent::Eof | EngineEvent::ReadError(_))
             | Err(RecvTimeoutError::Disconnected) => {
                 let status = match self.process.wait_timeout(Duration::from_secs(2)) {
@@ -496,16 +545,16 @@ mod tests {
             let mut lazy = SearchCollector::new();
             for line in &lines {
                 assert!(eager.feed(parse_engine_line(line)).is_none());
-                assert!(lazy.feed_line(line.to_vec()).is_none());
+                assert!(lazy.feed_line(line).is_none());
             }
             let end = b"bestmove e2e4 ponder e7e5";
             let e = eager.feed(parse_engine_line(end)).unwrap();
-            let l = lazy.feed_line(end.to_vec()).unwrap();
+            let l = lazy.feed_line(end).unwrap();
             assert_eq!(e, l, "{lines:?}");
             assert_eq!(l.bestmove.as_deref(), Some("e2e4"));
             // The collector is ready for the next search.
             assert!(lazy.pending.is_empty());
-            assert_eq!(lazy.feed_line(b"bestmove a2a3".to_vec()).unwrap().info_lines, 0);
+            assert_eq!(lazy.feed_line(b"bestmove a2a3").unwrap().info_lines, 0);
         }
     }
 
@@ -518,9 +567,9 @@ mod tests {
             b"info depth 10 currmove e2e4 currmovenumber 1",
             b"info nodes 1000 time 7",
         ] {
-            assert!(c.feed_line(line.to_vec()).is_none());
+            assert!(c.feed_line(line).is_none());
         }
-        let r = c.feed_line(b"bestmove g1f3\r".to_vec()).unwrap();
+        let r = c.feed_line(b"bestmove g1f3\r").unwrap();
         assert_eq!(r.bestmove.as_deref(), Some("g1f3"));
         assert_eq!(r.ponder, None);
         assert_eq!(r.depth, Some(10));

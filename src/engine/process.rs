@@ -313,6 +313,32 @@ impl EngineProcess {
         }
     }
 
+    /// Like [`EngineProcess::recv_timeout`], but a line is appended to
+    /// `out` and reported as an empty `Line`: the match runner reads every
+    /// line into one reused buffer instead of allocating each.
+    pub fn recv_into(
+        &self,
+        timeout: Duration,
+        out: &mut Vec<u8>,
+    ) -> Result<EngineEvent, RecvTimeoutError> {
+        let event = if self.events.get().is_some() {
+            None
+        } else {
+            let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
+            reader.as_mut().map(|r| r.next_into_timeout(timeout, out))
+        };
+        match event {
+            Some(event) => event,
+            None => match self.recv_timeout(timeout)? {
+                EngineEvent::Line(line) => {
+                    out.extend_from_slice(&line);
+                    Ok(EngineEvent::Line(Vec::new()))
+                }
+                other => Ok(other),
+            },
+        }
+    }
+
     /// The exit status if the engine has exited (reaps it).
     pub fn try_wait(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
@@ -428,6 +454,55 @@ mod tests {
         assert_eq!(p.recv_timeout(t), Err(RecvTimeoutError::Disconnected));
         let status = p.wait_timeout(t).unwrap();
         assert_eq!(describe_status(status), "exited with code 3");
+    }
+
+    #[test]
+    fn recv_into_appends_lines_on_either_path() {
+        let cmd = EngineCommand::new("sh").with_args([
+            "-c",
+            "printf 'one\\ntwo\\n'; sleep 0.3; printf 'three\\nfour'",
+        ]);
+        let p = EngineProcess::spawn(&cmd).unwrap();
+        let t = Duration::from_secs(10);
+        let mut out = b"x".to_vec();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"xone");
+        out.clear();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"two");
+        assert_eq!(
+            p.recv_into(Duration::from_millis(20), &mut out),
+            Err(RecvTimeoutError::Timeout)
+        );
+        assert_eq!(out, b"two");
+        // From the channel once `events()` took over the reading.
+        let _ = p.events();
+        out.clear();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"three");
+        out.clear();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"four", "a last line without \\n");
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Eof));
+        assert_eq!(
+            p.recv_into(t, &mut out),
+            Err(RecvTimeoutError::Disconnected)
+        );
+    }
+
+    #[test]
+    fn send_lines_writes_each_line_in_order() {
+        // `head -n 3` echoes the three lines and exits.
+        let cmd = EngineCommand::new("head").with_args(["-n", "3"]);
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
+        p.send_lines(&[b"position startpos moves e2e4", b"go nodes 10"])
+            .unwrap();
+        p.send(b"quit").unwrap();
+        let t = Duration::from_secs(10);
+        for want in [&b"position startpos moves e2e4"[..], b"go nodes 10", b"quit"] {
+            assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(want.to_vec())));
+        }
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
     }
 
     #[test]
