@@ -539,7 +539,11 @@ mod tests {
         };
         for round in 0..300 {
             // Long enough, every 10th round, to fold lines beyond PENDING_MAX.
-            let len = if round % 10 == 0 { 150 + next(60) } else { next(12) };
+            let len = if round % 10 == 0 {
+                150 + next(60)
+            } else {
+                next(12)
+            };
             let lines: Vec<&[u8]> = (0..len).map(|_| vocab[next(vocab.len())]).collect();
             let mut eager = SearchCollector::new();
             let mut lazy = SearchCollector::new();

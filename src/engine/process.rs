@@ -499,7 +499,11 @@ mod tests {
             .unwrap();
         p.send(b"quit").unwrap();
         let t = Duration::from_secs(10);
-        for want in [&b"position startpos moves e2e4"[..], b"go nodes 10", b"quit"] {
+        for want in [
+            &b"position startpos moves e2e4"[..],
+            b"go nodes 10",
+            b"quit",
+        ] {
             assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(want.to_vec())));
         }
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));

@@ -10,8 +10,8 @@
 //! holds only complete games, so `--resume` can finish the match.
 
 use std::collections::{BTreeSet, VecDeque};
-use std::fs::{File, OpenOptions};
 use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
