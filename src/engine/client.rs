@@ -2,8 +2,11 @@
 //! searches against an [`EngineProcess`].
 //!
 //! The protocol state lives in small sans-IO collectors ([`Handshake`],
-//! [`SearchCollector`]) fed with parsed lines; [`UciEngine`] only moves
-//! lines between them and the process, with timeouts.
+//! [`SearchCollector`]) fed with lines; [`UciEngine`] only moves lines
+//! between them and the process, with timeouts. A search reads every line
+//! into one reused buffer and parses only what the result needs (see
+//! [`SearchCollector`]): the match runner's own CPU per move is dominated by
+//! this loop.
 
 use std::io;
 use std::time::{Duration, Instant};

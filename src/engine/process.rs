@@ -7,9 +7,12 @@
 //! why: no thread hand-off per line). The first call to
 //! [`EngineProcess::events`] moves the reading to a thread feeding a
 //! crossbeam channel, for callers that `select!` over several sources; from
-//! then on `recv_timeout` reads that channel. Writing is synchronous from the
-//! owner's thread, one `write_all` per line. Nothing here spins on the data
-//! path; only the shutdown's waits for exit use short sleeps.
+//! then on `recv_timeout` reads that channel; [`EngineProcess::recv_into`]
+//! appends a line to the caller's buffer instead of allocating one. Writing
+//! is synchronous from the owner's thread, one `write_all` per line or per
+//! group of lines ([`EngineProcess::send_lines`]: `position` + `go` wake the
+//! engine once). Nothing here spins on the data path; only the shutdown's
+//! waits for exit use short sleeps.
 //!
 //! Dropping an [`EngineProcess`] that has not been shut down kills and reaps
 //! the child, so no zombie is left behind whatever path the owner takes.

@@ -8,6 +8,11 @@
 //! ended and a fresh one started for its next game. On interrupt, games in
 //! progress are abandoned (never written), engines are ended, and the PGN
 //! holds only complete games, so `--resume` can finish the match.
+//!
+//! Per move a worker sends one write (`position … moves …` kept as a string
+//! extended by each move, plus the `go` line) and reads the engine's lines
+//! until `bestmove`; SAN and the PGN text are made once per game, by the
+//! collector (docs/BENCHMARKS.md, "Match runner", has the costs).
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fmt::Write as _;
