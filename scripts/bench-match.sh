@@ -6,13 +6,19 @@
 # (target: under 5 %) and the runner's CPU per move.
 #
 # Usage: scripts/bench-match.sh [GAMES] [NODES]
+# UCI960_BIN=path runs that binary instead of building the release one
+# (A/B runs of an old and a new binary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAMES=${1:-100}
 NODES=${2:-1000}
 SF=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
-cargo build --release --quiet
-BIN=target/release/uci960
+if [ -n "${UCI960_BIN:-}" ]; then
+  BIN=$UCI960_BIN
+else
+  cargo build --release --quiet
+  BIN=target/release/uci960
+fi
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 

@@ -69,3 +69,66 @@ fn silent_engine_times_out() {
         "{err}"
     );
 }
+
+/// `position` and `go` in one write give what two writes give (Stockfish
+/// is deterministic at a node limit after `ucinewgame`), and the collector
+/// parsing lazily reads the same fields from Stockfish's real output as
+/// parsing every line.
+#[test]
+fn stockfish_position_and_go_in_one_write() {
+    use uci960::engine::{EngineEvent, SearchCollector};
+    use uci960::uci::parse_engine_line;
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let mut e = UciEngine::start(&EngineCommand::new(sf), T).unwrap();
+    e.set_option("UCI_Chess960", "true").unwrap();
+    let fen = "rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1";
+    let moves = vec!["d2d4".to_string(), "d7d5".to_string()];
+    let position = PositionCommand::fen(fen, moves.clone()).to_string();
+    assert!(position.ends_with(" moves d2d4 d7d5"), "{position}");
+
+    e.new_game().unwrap();
+    e.is_ready(T).unwrap();
+    let one = e.position_and_go(&position, "go nodes 3000", T).unwrap();
+
+    e.new_game().unwrap();
+    e.is_ready(T).unwrap();
+    e.position(&PositionCommand::fen(fen, moves)).unwrap();
+    let two = e.go(&GoParams::nodes(3000), T).unwrap();
+    assert!(one.bestmove.is_some() && one.score.is_some() && !one.pv.is_empty());
+    let key = |r: &uci960::engine::SearchResult| {
+        (
+            r.bestmove.clone(),
+            r.depth,
+            r.seldepth,
+            r.score,
+            r.nodes,
+            r.pv.clone(),
+            r.info_lines,
+        )
+    };
+    assert_eq!(key(&one), key(&two));
+
+    // The raw lines of a third search, fed both ways.
+    e.new_game().unwrap();
+    e.is_ready(T).unwrap();
+    let p = e.process_mut();
+    p.send_lines(&[position.as_bytes(), b"go nodes 3000"])
+        .unwrap();
+    let (mut eager, mut lazy) = (SearchCollector::new(), SearchCollector::new());
+    let (a, b) = loop {
+        let Ok(EngineEvent::Line(line)) = p.recv_timeout(T) else {
+            panic!("no bestmove");
+        };
+        let a = eager.feed(parse_engine_line(&line));
+        let b = lazy.feed_line(&line);
+        assert_eq!(a.is_some(), b.is_some());
+        if let (Some(a), Some(b)) = (a, b) {
+            break (a, b);
+        }
+    };
+    assert_eq!(a, b);
+    assert_eq!(key(&a), key(&one));
+    assert_eq!(e.quit().step, StopStep::Quit);
+}

@@ -2,8 +2,11 @@
 //! searches against an [`EngineProcess`].
 //!
 //! The protocol state lives in small sans-IO collectors ([`Handshake`],
-//! [`SearchCollector`]) fed with parsed lines; [`UciEngine`] only moves
-//! lines between them and the process, with timeouts.
+//! [`SearchCollector`]) fed with lines; [`UciEngine`] only moves lines
+//! between them and the process, with timeouts. A search reads every line
+//! into one reused buffer and parses only what the result needs (see
+//! [`SearchCollector`]): the match runner's own CPU per move is dominated by
+//! this loop.
 
 use std::io;
 use std::time::{Duration, Instant};
@@ -13,8 +16,8 @@ use crossbeam_channel::RecvTimeoutError;
 use super::command::EngineCommand;
 use super::process::{EngineEvent, EngineProcess, ExitReport, SpawnError, SpawnOptions};
 use crate::uci::{
-    BestMove, EngineMessage, GoParams, OptionDecl, OptionKind, PositionCommand, Score,
-    parse_engine_line,
+    BestMove, EngineMessage, GoParams, Info, OptionDecl, OptionKind, PositionCommand, Score,
+    parse_engine_line, token_spans,
 };
 
 /// What a UCI exchange with an engine can end in.
@@ -95,14 +98,49 @@ pub struct SearchResult {
 }
 
 /// Collects `info` lines until `bestmove` (sans-IO).
+///
+/// Raw lines ([`SearchCollector::feed_line`]) are parsed lazily: an `info`
+/// line is only kept as bytes, and at `bestmove` the kept lines are parsed
+/// from the newest back until every field has been found (with Stockfish,
+/// the last line alone). The match runner reads every line an engine writes
+/// but needs only the final score and depth, so parsing each `info` line as
+/// it arrives was a large part of its own CPU. The result is the same as
+/// feeding every parsed line to [`SearchCollector::feed`]. At most
+/// [`PENDING_MAX`] lines are kept; beyond that they are folded in, in order.
 #[derive(Clone, Debug, Default)]
 pub struct SearchCollector {
     result: SearchResult,
+    /// Raw `info` lines not parsed yet, back to back, oldest first (all
+    /// newer than what `result` holds); one buffer reused from search to
+    /// search.
+    pending: Vec<u8>,
+    /// Where each kept line ends in `pending`.
+    pending_ends: Vec<usize>,
 }
+
+/// How many raw `info` lines a [`SearchCollector`] keeps before parsing
+/// them (bounds its memory on long searches).
+pub const PENDING_MAX: usize = 64;
 
 impl SearchCollector {
     pub fn new() -> SearchCollector {
         SearchCollector::default()
+    }
+
+    /// Forgets the search so far (keeps the buffers' memory).
+    pub fn clear(&mut self) {
+        self.result = SearchResult::default();
+        self.pending.clear();
+        self.pending_ends.clear();
+    }
+
+    /// The kept lines, oldest first.
+    fn pending_lines(&self) -> impl DoubleEndedIterator<Item = &[u8]> {
+        let ends = &self.pending_ends;
+        (0..ends.len()).map(move |i| {
+            let start = if i == 0 { 0 } else { ends[i - 1] };
+            &self.pending[start..ends[i]]
+        })
     }
 
     /// Feeds one message; returns the result at `bestmove` (with `elapsed`
@@ -110,29 +148,13 @@ impl SearchCollector {
     pub fn feed(&mut self, msg: EngineMessage) -> Option<SearchResult> {
         match msg {
             EngineMessage::Info(info) => {
+                self.fold_pending();
                 self.result.info_lines += 1;
-                if info.multipv.unwrap_or(1) != 1 {
-                    return None;
-                }
-                let r = &mut self.result;
-                if info.score.is_some() {
-                    r.score = info.score;
-                }
-                if info.depth.is_some() {
-                    r.depth = info.depth;
-                }
-                if info.seldepth.is_some() {
-                    r.seldepth = info.seldepth;
-                }
-                if info.nodes.is_some() {
-                    r.nodes = info.nodes;
-                }
-                if !info.pv.is_empty() {
-                    r.pv = info.pv;
-                }
+                apply_info(&mut self.result, info);
                 None
             }
             EngineMessage::BestMove(BestMove { mv, ponder }) => {
+                self.resolve_pending();
                 let mut r = std::mem::take(&mut self.result);
                 r.bestmove = mv;
                 r.ponder = ponder;
@@ -141,6 +163,102 @@ impl SearchCollector {
             _ => None,
         }
     }
+
+    /// Feeds one raw line (with or without its line ending): an `info` line
+    /// is kept unparsed, `bestmove` ends the search, anything else is
+    /// ignored, as [`SearchCollector::feed`] would.
+    pub fn feed_line(&mut self, line: &[u8]) -> Option<SearchResult> {
+        let first = token_spans(line).next().unwrap_or_default();
+        match &line[first] {
+            b"info" => {
+                self.result.info_lines += 1;
+                if self.pending_ends.len() >= PENDING_MAX {
+                    self.fold_pending();
+                }
+                self.pending.extend_from_slice(line);
+                self.pending_ends.push(self.pending.len());
+                None
+            }
+            b"bestmove" => self.feed(parse_engine_line(line)),
+            _ => None,
+        }
+    }
+
+    /// Parses the kept lines in order into `result`.
+    fn fold_pending(&mut self) {
+        let mut r = std::mem::take(&mut self.result);
+        for line in self.pending_lines() {
+            if let EngineMessage::Info(info) = parse_engine_line(line) {
+                apply_info(&mut r, info);
+            }
+        }
+        self.result = r;
+        self.pending.clear();
+        self.pending_ends.clear();
+    }
+
+    /// Parses the kept lines newest first, each field from the newest line
+    /// carrying it, stopping once all are found; older values stay where
+    /// no kept line has the field.
+    fn resolve_pending(&mut self) {
+        let mut late = SearchResult::default();
+        for line in self.pending_lines().rev() {
+            let EngineMessage::Info(info) = parse_engine_line(line) else {
+                continue;
+            };
+            if info.multipv.unwrap_or(1) != 1 {
+                continue;
+            }
+            late.score = late.score.or(info.score);
+            late.depth = late.depth.or(info.depth);
+            late.seldepth = late.seldepth.or(info.seldepth);
+            late.nodes = late.nodes.or(info.nodes);
+            if late.pv.is_empty() {
+                late.pv = info.pv;
+            }
+            if late.score.is_some()
+                && late.depth.is_some()
+                && late.seldepth.is_some()
+                && late.nodes.is_some()
+                && !late.pv.is_empty()
+            {
+                break;
+            }
+        }
+        self.pending.clear();
+        self.pending_ends.clear();
+        let r = &mut self.result;
+        r.score = late.score.or(r.score);
+        r.depth = late.depth.or(r.depth);
+        r.seldepth = late.seldepth.or(r.seldepth);
+        r.nodes = late.nodes.or(r.nodes);
+        if !late.pv.is_empty() {
+            r.pv = late.pv;
+        }
+    }
+}
+
+/// One parsed `info` line into the result: each field it carries replaces
+/// the older value (first PV line only).
+fn apply_info(r: &mut SearchResult, info: Info) {
+    if info.multipv.unwrap_or(1) != 1 {
+        return;
+    }
+    if info.score.is_some() {
+        r.score = info.score;
+    }
+    if info.depth.is_some() {
+        r.depth = info.depth;
+    }
+    if info.seldepth.is_some() {
+        r.seldepth = info.seldepth;
+    }
+    if info.nodes.is_some() {
+        r.nodes = info.nodes;
+    }
+    if !info.pv.is_empty() {
+        r.pv = info.pv;
+    }
 }
 
 /// A UCI engine after its handshake.
@@ -148,6 +266,9 @@ pub struct UciEngine {
     process: EngineProcess,
     handshake: Handshake,
     name: String,
+    /// Reused from search to search: no allocation per line read.
+    collector: SearchCollector,
+    line: Vec<u8>,
 }
 
 impl UciEngine {
@@ -180,6 +301,8 @@ impl UciEngine {
             process,
             handshake: Handshake::default(),
             name,
+            collector: SearchCollector::new(),
+            line: Vec::with_capacity(256),
         };
         engine.send("uci")?;
         let deadline = Instant::now() + timeout;
@@ -265,6 +388,26 @@ impl UciEngine {
         self.collect_search(started, timeout)
     }
 
+    /// A `position` line and a `go` line (both given without `\n`) in one
+    /// write, then collects until `bestmove`, like [`UciEngine::position`]
+    /// followed by [`UciEngine::go`]. One write wakes the engine once; the
+    /// match runner sends this every move.
+    pub fn position_and_go(
+        &mut self,
+        position: &str,
+        go: &str,
+        timeout: Duration,
+    ) -> Result<SearchResult, EngineError> {
+        let started = Instant::now();
+        self.process
+            .send_lines(&[position.as_bytes(), go.as_bytes()])
+            .map_err(|source| EngineError::Write {
+                engine: self.name.clone(),
+                source,
+            })?;
+        self.collect_search(started, timeout)
+    }
+
     /// `stop`, then waits for `bestmove`.
     pub fn stop(&mut self, timeout: Duration) -> Result<SearchResult, EngineError> {
         let started = Instant::now();
@@ -278,14 +421,20 @@ impl UciEngine {
         timeout: Duration,
     ) -> Result<SearchResult, EngineError> {
         let deadline = started + timeout;
-        let mut collector = SearchCollector::new();
-        loop {
-            let msg = self.recv_until(deadline, "bestmove", timeout)?;
-            if let Some(mut r) = collector.feed(msg) {
-                r.elapsed = started.elapsed();
-                return Ok(r);
+        self.collector.clear();
+        let mut line = std::mem::take(&mut self.line);
+        let result = loop {
+            line.clear();
+            if let Err(e) = self.recv_line_into(deadline, "bestmove", timeout, &mut line) {
+                break Err(e);
             }
-        }
+            if let Some(mut r) = self.collector.feed_line(&line) {
+                r.elapsed = started.elapsed();
+                break Ok(r);
+            }
+        };
+        self.line = line;
+        result
     }
 
     /// The next parsed line before `deadline`.
@@ -295,9 +444,33 @@ impl UciEngine {
         waiting_for: &'static str,
         timeout: Duration,
     ) -> Result<EngineMessage, EngineError> {
+        self.recv_line_until(deadline, waiting_for, timeout)
+            .map(|line| parse_engine_line(&line))
+    }
+
+    /// The next raw line (without its `\n`) before `deadline`.
+    pub fn recv_line_until(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+        timeout: Duration,
+    ) -> Result<Vec<u8>, EngineError> {
+        let mut line = Vec::new();
+        self.recv_line_into(deadline, waiting_for, timeout, &mut line)?;
+        Ok(line)
+    }
+
+    /// The next raw line before `deadline`, appended to `out`.
+    fn recv_line_into(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+        timeout: Duration,
+        out: &mut Vec<u8>,
+    ) -> Result<(), EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
-        match self.process.recv_timeout(left) {
-            Ok(EngineEvent::Line(line)) => Ok(parse_engine_line(&line)),
+        match self.process.recv_into(left, out) {
+            Ok(EngineEvent::Line(_)) => Ok(()),
             Ok(EngineEvent::Eof | EngineEvent::ReadError(_))
             | Err(RecvTimeoutError::Disconnected) => {
                 let status = match self.process.wait_timeout(Duration::from_secs(2)) {
@@ -345,6 +518,73 @@ mod tests {
         assert_eq!(hs.name.as_deref(), Some("Fake 1"));
         assert!(hs.chess960());
         assert!(hs.option("hash").is_some());
+    }
+
+    /// Raw lines fed lazily give what parsing each line at once gives.
+    #[test]
+    fn lazy_raw_lines_match_eager_parsing() {
+        let vocab: [&[u8]; 10] = [
+            b"info depth 3 seldepth 4 multipv 1 score cp 12 nodes 100 nps 5 pv e2e4 e7e5",
+            b"info depth 4 multipv 2 score cp -40 nodes 130 pv d2d4",
+            b"info depth 5 currmove g1f3 currmovenumber 2",
+            b"info string NNUE evaluation using nn.nnue",
+            b"info nodes 777 time 3",
+            b"info depth 6 score mate -2 lowerbound\r",
+            b"info seldepth 9 pv b1c3 g8f6 c3d5",
+            b"readyok",
+            b"  info   depth 7 score cp 5 upperbound",
+            b"infodepth 8",
+        ];
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % n
+        };
+        for round in 0..300 {
+            // Long enough, every 10th round, to fold lines beyond PENDING_MAX.
+            let len = if round % 10 == 0 {
+                150 + next(60)
+            } else {
+                next(12)
+            };
+            let lines: Vec<&[u8]> = (0..len).map(|_| vocab[next(vocab.len())]).collect();
+            let mut eager = SearchCollector::new();
+            let mut lazy = SearchCollector::new();
+            for line in &lines {
+                assert!(eager.feed(parse_engine_line(line)).is_none());
+                assert!(lazy.feed_line(line).is_none());
+            }
+            let end = b"bestmove e2e4 ponder e7e5";
+            let e = eager.feed(parse_engine_line(end)).unwrap();
+            let l = lazy.feed_line(end).unwrap();
+            assert_eq!(e, l, "{lines:?}");
+            assert_eq!(l.bestmove.as_deref(), Some("e2e4"));
+            // The collector is ready for the next search.
+            assert!(lazy.pending.is_empty());
+            assert_eq!(lazy.feed_line(b"bestmove a2a3").unwrap().info_lines, 0);
+        }
+    }
+
+    #[test]
+    fn lazy_lines_use_the_newest_value_of_each_field() {
+        let mut c = SearchCollector::new();
+        for line in [
+            &b"info depth 9 seldepth 12 score cp 30 nodes 900 pv g1f3 d7d5"[..],
+            b"info depth 10 multipv 2 score cp -99 nodes 999 pv a2a3",
+            b"info depth 10 currmove e2e4 currmovenumber 1",
+            b"info nodes 1000 time 7",
+        ] {
+            assert!(c.feed_line(line).is_none());
+        }
+        let r = c.feed_line(b"bestmove g1f3\r").unwrap();
+        assert_eq!(r.bestmove.as_deref(), Some("g1f3"));
+        assert_eq!(r.ponder, None);
+        assert_eq!(r.depth, Some(10));
+        assert_eq!(r.seldepth, Some(12));
+        assert_eq!(r.nodes, Some(1000));
+        assert_eq!(r.score, Some(Score::Cp(30, ScoreBound::Exact)));
+        assert_eq!(r.pv, vec!["g1f3", "d7d5"]);
+        assert_eq!(r.info_lines, 4);
     }
 
     #[test]

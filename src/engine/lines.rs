@@ -14,6 +14,7 @@
 //! which moves the reading to a thread.
 
 use std::io::{self, Read};
+use std::ops::Range;
 use std::os::fd::AsRawFd;
 use std::process::ChildStdout;
 use std::time::{Duration, Instant};
@@ -67,18 +68,41 @@ impl LineReader {
         &mut self,
         timeout: Duration,
     ) -> Result<EngineEvent, RecvTimeoutError> {
-        self.next(Some(Instant::now() + timeout))
+        self.next_into(Some(Instant::now() + timeout), None)
+    }
+
+    /// Like [`LineReader::next_timeout`], but a line is appended to `out`
+    /// and reported as an empty `Line`: no allocation per line.
+    pub(crate) fn next_into_timeout(
+        &mut self,
+        timeout: Duration,
+        out: &mut Vec<u8>,
+    ) -> Result<EngineEvent, RecvTimeoutError> {
+        self.next_into(Some(Instant::now() + timeout), Some(out))
     }
 
     /// The next event, waiting as long as it takes.
     pub(crate) fn next_blocking(&mut self) -> Result<EngineEvent, RecvTimeoutError> {
-        self.next(None)
+        self.next_into(None, None)
     }
 
-    fn next(&mut self, deadline: Option<Instant>) -> Result<EngineEvent, RecvTimeoutError> {
+    /// A line goes to `out` when given (the event's `Line` is then empty),
+    /// else into the event.
+    fn next_into(
+        &mut self,
+        deadline: Option<Instant>,
+        out: Option<&mut Vec<u8>>,
+    ) -> Result<EngineEvent, RecvTimeoutError> {
+        let line = |bytes: &[u8]| match out {
+            Some(out) => {
+                out.extend_from_slice(bytes);
+                EngineEvent::Line(Vec::new())
+            }
+            None => EngineEvent::Line(bytes.to_vec()),
+        };
         loop {
-            if let Some(line) = self.take_line() {
-                return Ok(EngineEvent::Line(line));
+            if let Some(span) = self.take_line() {
+                return Ok(line(&self.buf[span]));
             }
             match std::mem::replace(&mut self.state, State::Open) {
                 State::Open => {}
@@ -90,11 +114,11 @@ impl LineReader {
                     if self.start < self.end {
                         // A last line without `\n`.
                         self.state = State::Ended;
-                        let line = self.buf[self.start..self.end].to_vec();
+                        let span = self.start..self.end;
                         self.start = 0;
                         self.end = 0;
                         self.scanned = 0;
-                        return Ok(EngineEvent::Line(line));
+                        return Ok(line(&self.buf[span]));
                     }
                     self.state = State::Done;
                     return Ok(EngineEvent::Eof);
@@ -113,16 +137,17 @@ impl LineReader {
         }
     }
 
-    /// A complete buffered line, if any.
-    fn take_line(&mut self) -> Option<Vec<u8>> {
+    /// Where in `buf` the next complete buffered line is, if any (valid
+    /// until the next `fill`).
+    fn take_line(&mut self) -> Option<Range<usize>> {
         let from = self.start + self.scanned;
         match self.buf[from..self.end].iter().position(|&b| b == b'\n') {
             Some(i) => {
                 let end = from + i;
-                let line = self.buf[self.start..end].to_vec();
+                let span = self.start..end;
                 self.start = end + 1;
                 self.scanned = 0;
-                Some(line)
+                Some(span)
             }
             None => {
                 self.scanned = self.end - self.start;

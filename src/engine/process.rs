@@ -7,9 +7,12 @@
 //! why: no thread hand-off per line). The first call to
 //! [`EngineProcess::events`] moves the reading to a thread feeding a
 //! crossbeam channel, for callers that `select!` over several sources; from
-//! then on `recv_timeout` reads that channel. Writing is synchronous from the
-//! owner's thread, one `write_all` per line. Nothing here spins on the data
-//! path; only the shutdown's waits for exit use short sleeps.
+//! then on `recv_timeout` reads that channel; [`EngineProcess::recv_into`]
+//! appends a line to the caller's buffer instead of allocating one. Writing
+//! is synchronous from the owner's thread, one `write_all` per line or per
+//! group of lines ([`EngineProcess::send_lines`]: `position` + `go` wake the
+//! engine once). Nothing here spins on the data path; only the shutdown's
+//! waits for exit use short sleeps.
 //!
 //! Dropping an [`EngineProcess`] that has not been shut down kills and reaps
 //! the child, so no zombie is left behind whatever path the owner takes.
@@ -238,13 +241,20 @@ impl EngineProcess {
 
     /// Writes one line (a `\n` is added) in a single write.
     pub fn send(&mut self, line: &[u8]) -> io::Result<()> {
+        self.send_lines(&[line])
+    }
+
+    /// Writes several lines (a `\n` added to each) in a single write.
+    pub fn send_lines(&mut self, lines: &[&[u8]]) -> io::Result<()> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "engine stdin closed"))?;
         self.write_buf.clear();
-        self.write_buf.extend_from_slice(line);
-        self.write_buf.push(b'\n');
+        for line in lines {
+            self.write_buf.extend_from_slice(line);
+            self.write_buf.push(b'\n');
+        }
         stdin.write_all(&self.write_buf)
     }
 
@@ -303,6 +313,32 @@ impl EngineProcess {
                     None => Err(RecvTimeoutError::Disconnected),
                 }
             }
+        }
+    }
+
+    /// Like [`EngineProcess::recv_timeout`], but a line is appended to
+    /// `out` and reported as an empty `Line`: the match runner reads every
+    /// line into one reused buffer instead of allocating each.
+    pub fn recv_into(
+        &self,
+        timeout: Duration,
+        out: &mut Vec<u8>,
+    ) -> Result<EngineEvent, RecvTimeoutError> {
+        let event = if self.events.get().is_some() {
+            None
+        } else {
+            let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
+            reader.as_mut().map(|r| r.next_into_timeout(timeout, out))
+        };
+        match event {
+            Some(event) => event,
+            None => match self.recv_timeout(timeout)? {
+                EngineEvent::Line(line) => {
+                    out.extend_from_slice(&line);
+                    Ok(EngineEvent::Line(Vec::new()))
+                }
+                other => Ok(other),
+            },
         }
     }
 
@@ -421,6 +457,59 @@ mod tests {
         assert_eq!(p.recv_timeout(t), Err(RecvTimeoutError::Disconnected));
         let status = p.wait_timeout(t).unwrap();
         assert_eq!(describe_status(status), "exited with code 3");
+    }
+
+    #[test]
+    fn recv_into_appends_lines_on_either_path() {
+        let cmd = EngineCommand::new("sh").with_args([
+            "-c",
+            "printf 'one\\ntwo\\n'; sleep 0.3; printf 'three\\nfour'",
+        ]);
+        let p = EngineProcess::spawn(&cmd).unwrap();
+        let t = Duration::from_secs(10);
+        let mut out = b"x".to_vec();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"xone");
+        out.clear();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"two");
+        assert_eq!(
+            p.recv_into(Duration::from_millis(20), &mut out),
+            Err(RecvTimeoutError::Timeout)
+        );
+        assert_eq!(out, b"two");
+        // From the channel once `events()` took over the reading.
+        let _ = p.events();
+        out.clear();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"three");
+        out.clear();
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
+        assert_eq!(out, b"four", "a last line without \\n");
+        assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Eof));
+        assert_eq!(
+            p.recv_into(t, &mut out),
+            Err(RecvTimeoutError::Disconnected)
+        );
+    }
+
+    #[test]
+    fn send_lines_writes_each_line_in_order() {
+        // `head -n 3` echoes the three lines and exits.
+        let cmd = EngineCommand::new("head").with_args(["-n", "3"]);
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
+        p.send_lines(&[b"position startpos moves e2e4", b"go nodes 10"])
+            .unwrap();
+        p.send(b"quit").unwrap();
+        let t = Duration::from_secs(10);
+        for want in [
+            &b"position startpos moves e2e4"[..],
+            b"go nodes 10",
+            b"quit",
+        ] {
+            assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(want.to_vec())));
+        }
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
     }
 
     #[test]

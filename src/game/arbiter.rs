@@ -10,12 +10,13 @@
 //! (so a legal plain king move always stays a plain king move). Either way a
 //! castle not written as KxR is counted as a notation error of the engine.
 
+use std::cell::OnceCell;
 use std::fmt;
 use std::str::FromStr;
 
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
 
 use super::termination::{GameResult, Outcome, Termination};
 
@@ -71,13 +72,22 @@ pub struct Refused {
 
 /// Turns an engine's move text into a legal move of `pos`, or says why not.
 pub fn judge_move(pos: &Chess, text: &str, policy: CastlingPolicy) -> Result<Accepted, Refused> {
+    judge_among(pos, &pos.legal_moves(), text, policy)
+}
+
+/// [`judge_move`] with the legal moves of `pos` already generated.
+fn judge_among(
+    pos: &Chess,
+    legal: &MoveList,
+    text: &str,
+    policy: CastlingPolicy,
+) -> Result<Accepted, Refused> {
     let refuse = |reason: &str, notation_error| Refused {
         text: text.to_string(),
         reason: reason.to_string(),
         notation_error,
     };
     let uci: UciMove = text.parse().map_err(|_| refuse("not a UCI move", false))?;
-    let legal = pos.legal_moves();
     // Exact match in Chess960 notation: plain moves and KxR castles.
     if let Some(&mv) = legal
         .iter()
@@ -130,6 +140,9 @@ pub struct Game {
     /// Zobrist hashes of every position so far, the start included.
     hashes: Vec<u64>,
     policy: CastlingPolicy,
+    /// The legal moves of `pos`, generated once per position: both the
+    /// end-of-game check and the judging of the engine's move need them.
+    legal: OnceCell<MoveList>,
 }
 
 impl Game {
@@ -141,6 +154,7 @@ impl Game {
             moves: Vec::new(),
             hashes: vec![hash],
             policy,
+            legal: OnceCell::new(),
         }
     }
 
@@ -167,9 +181,14 @@ impl Game {
             .map(|m| UciMove::from_move(*m, CastlingMode::Chess960))
     }
 
+    /// The legal moves of the current position.
+    pub fn legal_moves(&self) -> &MoveList {
+        self.legal.get_or_init(|| self.pos.legal_moves())
+    }
+
     /// Checks and plays the side to move's move.
     pub fn play_engine_move(&mut self, text: &str) -> Result<Accepted, Refused> {
-        let accepted = judge_move(&self.pos, text, self.policy)?;
+        let accepted = judge_among(&self.pos, self.legal_moves(), text, self.policy)?;
         self.play(accepted.mv);
         Ok(accepted)
     }
@@ -177,6 +196,7 @@ impl Game {
     /// Plays a move known to be legal.
     pub fn play(&mut self, mv: Move) {
         self.pos.play_unchecked(mv);
+        self.legal = OnceCell::new();
         self.moves.push(mv);
         self.hashes.push(hash(&self.pos));
     }
@@ -187,14 +207,15 @@ impl Game {
     pub fn rules_outcome(&self) -> Option<Outcome> {
         let pos = &self.pos;
         let turn = pos.turn();
-        if pos.is_checkmate() {
+        let no_moves = self.legal_moves().is_empty();
+        if no_moves && pos.is_check() {
             return Some(Outcome::new(
                 GameResult::loss_for(turn),
                 Termination::Checkmate,
                 format!("{} mates", side_name(!turn)),
             ));
         }
-        if pos.is_stalemate() {
+        if no_moves {
             return Some(Outcome::new(
                 GameResult::Draw,
                 Termination::Stalemate,

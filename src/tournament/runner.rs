@@ -8,8 +8,14 @@
 //! ended and a fresh one started for its next game. On interrupt, games in
 //! progress are abandoned (never written), engines are ended, and the PGN
 //! holds only complete games, so `--resume` can finish the match.
+//!
+//! Per move a worker sends one write (`position … moves …` kept as a string
+//! extended by each move, plus the `go` line) and reads the engine's lines
+//! until `bestmove`; SAN and the PGN text are made once per game, by the
+//! collector (docs/BENCHMARKS.md, "Match runner", has the costs).
 
 use std::collections::{BTreeSet, VecDeque};
+use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,7 +25,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::schedule::{Slot, pending};
 use super::stats::{Sprt, SprtVerdict};
@@ -242,10 +249,14 @@ fn play_game(
         Clock::new(plan.engines[by_colour[1]].limits),
     ];
     let mut adjudicator = Adjudicator::new(plan.rules);
-    let fens = [
-        position_fen(&start, plan.engines[0].fen),
-        position_fen(&start, plan.engines[1].fen),
-    ];
+    // Each engine's `position` line, extended by one move per ply instead
+    // of rebuilt from the whole move list every move.
+    let mut position_lines = [0, 1].map(|i| {
+        PositionCommand::fen(position_fen(&start, plan.engines[i].fen), Vec::new()).to_string()
+    });
+    // The `go` line of a side whose limits do not depend on its clock is the
+    // same every move (by colour: White 0, Black 1).
+    let mut fixed_go: [Option<String>; 2] = [None, None];
     let outcome = loop {
         if stop.load(Ordering::SeqCst) {
             for seat in seats.iter_mut() {
@@ -265,17 +276,24 @@ fn play_game(
                 format!("{} has no engine", side_name(side)),
             );
         };
-        let moves: Vec<String> = game.uci_moves().map(|m| m.to_string()).collect();
         let clock = &clocks[colour_index(side)];
         let timed = clock.limits().is_timed();
         let timeout = match clock.allowed() {
             Some(allowed) => allowed + plan.margin + Duration::from_millis(10),
             None => plan.timeout,
         };
-        let params = GoParams::parse(&go_command(&clocks[0], &clocks[1], side));
-        let result = engine
-            .position(&PositionCommand::fen(fens[idx].clone(), moves))
-            .and_then(|_| engine.go(&params, timeout));
+        let go_line = |clocks: &[Clock; 2]| {
+            // Through `GoParams`: keywords in the specification's order.
+            GoParams::parse(&go_command(&clocks[0], &clocks[1], side)).to_string()
+        };
+        let timed_go;
+        let go: &str = if clock.limits().tc.is_some() {
+            timed_go = go_line(&clocks);
+            &timed_go
+        } else {
+            fixed_go[colour_index(side)].get_or_insert_with(|| go_line(&clocks))
+        };
+        let result = engine.position_and_go(&position_lines[idx], go, timeout);
         let r = match result {
             Ok(r) => r,
             Err(err) => {
@@ -312,6 +330,14 @@ fn play_game(
             Ok(accepted) => {
                 if accepted.notation_error {
                     notation_errors[idx] += 1;
+                }
+                let uci = UciMove::from_move(accepted.mv, CastlingMode::Chess960);
+                for line in &mut position_lines {
+                    if game.moves().len() == 1 {
+                        line.push_str(" moves");
+                    }
+                    // Writing to a String cannot fail.
+                    let _ = write!(line, " {uci}");
                 }
                 let score = r.score.as_ref().map(to_score);
                 infos.push(MoveInfo {

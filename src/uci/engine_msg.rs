@@ -166,7 +166,10 @@ fn num<T: std::str::FromStr>(t: Option<&str>) -> Option<T> {
 
 /// Parses the fields of an `info` line (the leading `info` token included).
 pub fn parse_info(text: &str) -> Info {
-    let spans: Vec<Range<usize>> = token_spans(text.as_bytes()).collect();
+    // Room for a typical Stockfish line at once (the iterator gives no
+    // size hint, so collecting would grow the vector four times).
+    let mut spans: Vec<Range<usize>> = Vec::with_capacity(48);
+    spans.extend(token_spans(text.as_bytes()));
     let tok = |i: usize| spans.get(i).map(|r| &text[r.clone()]);
     let mut info = Info::default();
     let mut i = 1;
