@@ -27,7 +27,7 @@ use super::options::{self, GuiCastling, ProxyOption};
 use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
 use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
 use crate::setup::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
-use crate::uci::engine_msg::info_move_groups_into;
+use crate::uci::engine_msg::{info_move_groups_into, info_moves_start};
 use crate::uci::line::{split_line_end, str_tokens, token_spans};
 use crate::uci::{OptionDecl, PositionBase, PositionCommand, SetOption};
 
@@ -78,6 +78,19 @@ enum Current {
 /// index in the sequence, new text).
 type PvCache = (Vec<u8>, Vec<(usize, String)>);
 
+/// The text of the last translated `info` line from its first move list
+/// on, and what it became. Engines repeat lines whose moves are the same
+/// and only the numbers before them change (`nodes`, `time`, …), so most
+/// lines need only this compare and two copies.
+#[derive(Default)]
+struct TailCache {
+    /// The notations it was translated between.
+    notations: Option<(CastlingNotation, CastlingNotation)>,
+    input: Vec<u8>,
+    /// `None`: the tail is forwarded unchanged.
+    output: Option<Vec<u8>>,
+}
+
 /// The proxy session.
 pub struct Session {
     engine_name: String,
@@ -114,9 +127,15 @@ pub struct Session {
     /// replacements (token index, text): engines repeat a PV over many
     /// lines, so this saves replaying it. Cleared at each `go`.
     info_cache: Option<PvCache>,
+    /// The last `info` line's tail and its translation; cleared with
+    /// `info_cache`.
+    tail_cache: TailCache,
     /// Scratch buffers for `info` lines (no allocation per line).
     scratch_spans: Vec<Range<usize>>,
     scratch_groups: Vec<Range<usize>>,
+    /// A buffer for the next rewritten `info` line (handed back by the I/O
+    /// layer through [`Session::recycle`]).
+    spare_line: Vec<u8>,
 }
 
 impl Session {
@@ -164,8 +183,10 @@ impl Session {
             awaiting: None,
             warned: HashSet::new(),
             info_cache: None,
+            tail_cache: TailCache::default(),
             scratch_spans: Vec::new(),
             scratch_groups: Vec::new(),
+            spare_line: Vec::new(),
         }
     }
 
@@ -229,6 +250,9 @@ impl Session {
             Some(b"ucinewgame") => {
                 out.push(Out::Forward);
                 self.warned.clear();
+                // A cached translation skips warnings; after a reset they
+                // are due again.
+                self.clear_info_caches();
                 self.drawn = None;
                 if self.start_spec().is_some() {
                     self.draw(out);
@@ -575,7 +599,7 @@ impl Session {
             out.push(Out::Engine(rewrite(content, &replacements)));
         }
         self.search = Some(pos);
-        self.info_cache = None;
+        self.clear_info_caches();
         self.awaiting = None;
     }
 
@@ -787,18 +811,72 @@ impl Session {
         }
     }
 
+    fn clear_info_caches(&mut self) {
+        self.info_cache = None;
+        self.tail_cache.notations = None;
+    }
+
     fn on_info(&mut self, content: &[u8], out: &mut Vec<Out>) {
         let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
         if gui_n == eng_n || self.search.is_none() {
             out.push(Out::Forward);
             return;
         }
+        // Nothing before the first move list changes; the rest may be the
+        // tail of the last line again.
+        let Some(tail_start) = info_moves_start(content) else {
+            out.push(Out::Forward);
+            return;
+        };
+        let tail = &content[tail_start..];
+        let cache = &self.tail_cache;
+        if cache.notations == Some((gui_n, eng_n)) && cache.input == tail {
+            match &cache.output {
+                None => out.push(Out::Forward),
+                Some(new_tail) => {
+                    let mut line = std::mem::take(&mut self.spare_line);
+                    line.clear();
+                    line.extend_from_slice(&content[..tail_start]);
+                    line.extend_from_slice(new_tail);
+                    out.push(Out::Gui(line));
+                }
+            }
+            return;
+        }
+        let rewritten = self.translate_info(content, gui_n, eng_n, out);
+        let cache = &mut self.tail_cache;
+        cache.notations = Some((gui_n, eng_n));
+        cache.input.clear();
+        cache.input.extend_from_slice(tail);
+        match (&rewritten, &mut cache.output) {
+            (None, cached) => *cached = None,
+            (Some(line), Some(cached)) => {
+                cached.clear();
+                cached.extend_from_slice(&line[tail_start..]);
+            }
+            (Some(line), cached) => *cached = Some(line[tail_start..].to_vec()),
+        }
+        match rewritten {
+            None => out.push(Out::Forward),
+            Some(line) => out.push(Out::Gui(line)),
+        }
+    }
+
+    /// The `info` line with its castles translated, `None` if unchanged.
+    fn translate_info(
+        &mut self,
+        content: &[u8],
+        gui_n: CastlingNotation,
+        eng_n: CastlingNotation,
+        out: &mut Vec<Out>,
+    ) -> Option<Vec<u8>> {
         let mut spans = std::mem::take(&mut self.scratch_spans);
         let mut groups = std::mem::take(&mut self.scratch_groups);
         info_move_groups_into(content, &mut spans, &mut groups);
         // The rewritten line, built as replacements are found (`at`: the
-        // first byte of `content` not yet copied); `None` while unchanged.
-        let mut rewritten: Option<Vec<u8>> = None;
+        // first byte of `content` not yet copied; 0 while unchanged).
+        let mut line = std::mem::take(&mut self.spare_line);
+        line.clear();
         let mut at = 0;
         for g in groups.iter() {
             let group = &spans[g.clone()];
@@ -822,21 +900,20 @@ impl Session {
             };
             for (i, text) in reps {
                 let span = &group[*i];
-                let line = rewritten.get_or_insert_with(|| Vec::with_capacity(content.len() + 8));
                 line.extend_from_slice(&content[at..span.start]);
                 line.extend_from_slice(text.as_bytes());
                 at = span.end;
             }
         }
-        match rewritten {
-            None => out.push(Out::Forward),
-            Some(mut line) => {
-                line.extend_from_slice(&content[at..]);
-                out.push(Out::Gui(line));
-            }
-        }
         self.scratch_spans = spans;
         self.scratch_groups = groups;
+        if at == 0 {
+            self.spare_line = line;
+            None
+        } else {
+            line.extend_from_slice(&content[at..]);
+            Some(line)
+        }
     }
 
     /// Replays a move sequence of an `info` line from the search position
@@ -887,12 +964,20 @@ impl Session {
         }
     }
 
-    /// The engine's `id name` (or the program, before the handshake).
+    /// Hands back the buffer of an [`Out::Gui`] or [`Out::Engine`] line
+    /// once it is written, for the session to reuse.
+    pub fn recycle(&mut self, line: Vec<u8>) {
+        if line.capacity() > self.spare_line.capacity() {
+            self.spare_line = line;
+        }
+    }
+
     /// Whether GUI lines are being held until the engine's `uciok`.
     pub fn in_handshake(&self) -> bool {
         self.in_handshake
     }
 
+    /// The engine's `id name` (or the program, before the handshake).
     pub fn engine_name(&self) -> &str {
         &self.engine_name
     }
