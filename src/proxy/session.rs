@@ -84,8 +84,8 @@ type PvCache = (Vec<u8>, Vec<(usize, String)>);
 /// lines need only this compare and two copies.
 #[derive(Default)]
 struct TailCache {
-    /// The notations it was translated between.
-    notations: Option<(CastlingNotation, CastlingNotation)>,
+    /// Whether it holds a translation.
+    valid: bool,
     input: Vec<u8>,
     /// `None`: the tail is forwarded unchanged.
     output: Option<Vec<u8>>,
@@ -130,6 +130,10 @@ pub struct Session {
     /// The last `info` line's tail and its translation; cleared with
     /// `info_cache`.
     tail_cache: TailCache,
+    /// The notations (GUI, engine) both caches were filled for: a GUI may
+    /// change its castling option, or send a position that switches the
+    /// engine's notation, during a search.
+    cached_for: Option<(CastlingNotation, CastlingNotation)>,
     /// Scratch buffers for `info` lines (no allocation per line).
     scratch_spans: Vec<Range<usize>>,
     scratch_groups: Vec<Range<usize>>,
@@ -184,6 +188,7 @@ impl Session {
             warned: HashSet::new(),
             info_cache: None,
             tail_cache: TailCache::default(),
+            cached_for: None,
             scratch_spans: Vec::new(),
             scratch_groups: Vec::new(),
             spare_line: Vec::new(),
@@ -813,7 +818,7 @@ impl Session {
 
     fn clear_info_caches(&mut self) {
         self.info_cache = None;
-        self.tail_cache.notations = None;
+        self.tail_cache.valid = false;
     }
 
     fn on_info(&mut self, content: &[u8], out: &mut Vec<Out>) {
@@ -828,9 +833,13 @@ impl Session {
             out.push(Out::Forward);
             return;
         };
+        if self.cached_for != Some((gui_n, eng_n)) {
+            self.clear_info_caches();
+            self.cached_for = Some((gui_n, eng_n));
+        }
         let tail = &content[tail_start..];
         let cache = &self.tail_cache;
-        if cache.notations == Some((gui_n, eng_n)) && cache.input == tail {
+        if cache.valid && cache.input == tail {
             match &cache.output {
                 None => out.push(Out::Forward),
                 Some(new_tail) => {
@@ -845,7 +854,7 @@ impl Session {
         }
         let rewritten = self.translate_info(content, gui_n, eng_n, out);
         let cache = &mut self.tail_cache;
-        cache.notations = Some((gui_n, eng_n));
+        cache.valid = true;
         cache.input.clear();
         cache.input.extend_from_slice(tail);
         match (&rewritten, &mut cache.output) {
@@ -1001,5 +1010,7 @@ fn rewrite<S: AsRef<str>>(content: &[u8], replacements: &[(Range<usize>, S)]) ->
     out
 }
 
+#[cfg(test)]
+mod info_tests;
 #[cfg(test)]
 mod tests;

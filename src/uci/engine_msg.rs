@@ -631,6 +631,16 @@ mod tests {
             assert_eq!(got, expected, "{}", String::from_utf8_lossy(line));
             assert_eq!(groups_fast(line), groups_bytewise(line));
         }
+        assert_eq!(
+            info_moves_start(b"info depth 1 multipv 2 pv e2e4"),
+            Some(23)
+        );
+        assert_eq!(
+            info_moves_start(b"info currmovenumber 2 currmove e2e4"),
+            Some(22)
+        );
+        assert_eq!(info_moves_start(b"info string pv e2e4"), None);
+        assert_eq!(info_moves_start(b"info depth 1"), None);
     }
 
     proptest::proptest! {
@@ -659,7 +669,20 @@ mod tests {
                 line.push_str(w);
             }
             let line = line.as_bytes();
-            proptest::prop_assert_eq!(groups_fast(line), groups_bytewise(line));
+            let groups = groups_fast(line);
+            proptest::prop_assert_eq!(&groups, &groups_bytewise(line));
+            // The groups are those of the tail from `info_moves_start` on.
+            match info_moves_start(line) {
+                None => proptest::prop_assert!(groups.is_empty()),
+                Some(at) => {
+                    proptest::prop_assert!(at == 0 || is_sep(line[at - 1]));
+                    let shifted: Vec<Vec<Range<usize>>> = groups_fast(&line[at..])
+                        .into_iter()
+                        .map(|g| g.into_iter().map(|r| r.start + at..r.end + at).collect())
+                        .collect();
+                    proptest::prop_assert_eq!(shifted, groups);
+                }
+            }
         }
     }
 
