@@ -9,7 +9,11 @@
 //! * translating: a Chess960 position sent without `UCI_Chess960`, so each
 //!   line's two KxR castles are rewritten (the PV repeats, as engines'
 //!   PVs do over many lines: the PV cache hits);
-//! * translating, a new PV every line (the cache never hits).
+//! * translating, the moves after the last castle change every line (the
+//!   line-tail cache misses, the move-sequence cache hits: every line is
+//!   scanned);
+//! * translating, a new PV every line (no cache hits: every line is
+//!   replayed move by move).
 //!
 //! Run: `cargo run --release --example proxy_session_bench [N] [ROUNDS]`
 //! (defaults 200000 and 5; the median round is reported). A third argument
@@ -27,6 +31,8 @@ const PV_STD: &str = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
 /// Second moves for the changing-PV case (all legal after d2d4, none a
 /// castle, so each line has a different cache key).
 const VARY: [&str; 4] = ["d7d5", "d7d6", "b7b6", "e7e6"];
+/// Last moves for the changing-tail case (legal after the PV's first five).
+const LAST: [&str; 4] = ["c7c6", "a7a6", "h7h6", "b7b6"];
 
 fn lines(n: usize, pv: impl Fn(usize) -> String) -> Vec<u8> {
     let mut buf = Vec::new();
@@ -120,6 +126,9 @@ fn main() {
     let varying = lines(n, |i| {
         format!("d2d4 {} e1h1 e8b8 c2c4 a7a6", VARY[i % VARY.len()])
     });
+    let new_tail = lines(n, |i| {
+        format!("d2d4 d7d5 e1h1 e8b8 c2c4 {}", LAST[i % LAST.len()])
+    });
     let mut sink = Vec::with_capacity(c960.len() * 2);
     if args.next().as_deref() == Some("profile") {
         for _ in 0..rounds {
@@ -127,8 +136,8 @@ fn main() {
         }
         return;
     }
-    let (mut base, mut fwd, mut tr, mut trv) = (vec![], vec![], vec![], vec![]);
-    let mut rewritten = (0, 0);
+    let (mut base, mut fwd, mut tr, mut trt, mut trv) = (vec![], vec![], vec![], vec![], vec![]);
+    let mut rewritten = (0, 0, 0);
     for _ in 0..rounds {
         // Interleaved, so that load from other jobs hits all cases alike.
         base.push(baseline(&c960, &mut sink));
@@ -140,11 +149,13 @@ fn main() {
             check.contains("pv d2d4 d7d5 e1g1 e8c8"),
             "not translated: {check}"
         );
+        let (tt, rt) = through_session(FEN960, &new_tail, &mut sink);
+        trt.push(tt);
         let (tv, rv) = through_session(FEN960, &varying, &mut sink);
         trv.push(tv);
-        rewritten = (r, rv);
+        rewritten = (r, rt, rv);
     }
-    assert_eq!(rewritten, (n, n), "every line is rewritten");
+    assert_eq!(rewritten, (n, n, n), "every line is rewritten");
     let ns = |secs: f64| secs * 1e9 / n as f64;
     let base = median(base);
     println!("{n} lines, median of {rounds} rounds");
@@ -154,6 +165,10 @@ fn main() {
     for (name, t) in [
         ("session, forwarding", median(fwd)),
         ("session, translating (PV repeats)", median(tr)),
+        (
+            "session, translating (moves after the castles change)",
+            median(trt),
+        ),
         ("session, translating (new PV every line)", median(trv)),
     ] {
         println!("| {name} | {:.0} | {:.3} |", ns(t), base / t);
