@@ -17,8 +17,8 @@
 //!
 //! Run: `cargo run --release --example proxy_session_bench [N] [ROUNDS]`
 //! (defaults 200000 and 5; the median round is reported). A third argument
-//! `profile` runs only the repeating-PV translation, ROUNDS times, for
-//! `perf record`.
+//! `profile` (`profile-tail`, `profile-new`) runs only the repeating-PV
+//! (changing-tail, new-PV) translation, ROUNDS times, for `perf record`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -130,9 +130,14 @@ fn main() {
         format!("d2d4 d7d5 e1h1 e8b8 c2c4 {}", LAST[i % LAST.len()])
     });
     let mut sink = Vec::with_capacity(c960.len() * 2);
-    if args.next().as_deref() == Some("profile") {
+    if let Some(case) = args.next() {
+        let input = match case.as_str() {
+            "profile-tail" => &new_tail,
+            "profile-new" => &varying,
+            _ => &c960,
+        };
         for _ in 0..rounds {
-            through_session(FEN960, &c960, &mut sink);
+            through_session(FEN960, input, &mut sink);
         }
         return;
     }

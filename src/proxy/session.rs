@@ -87,8 +87,10 @@ struct TailCache {
     /// Whether it holds a translation.
     valid: bool,
     input: Vec<u8>,
-    /// `None`: the tail is forwarded unchanged.
-    output: Option<Vec<u8>>,
+    /// Whether a castle in it was rewritten: else the line is forwarded.
+    changed: bool,
+    /// The translated tail (when `changed`).
+    output: Vec<u8>,
 }
 
 /// The proxy session.
@@ -838,54 +840,43 @@ impl Session {
             self.cached_for = Some((gui_n, eng_n));
         }
         let tail = &content[tail_start..];
-        let cache = &self.tail_cache;
-        if cache.valid && cache.input == tail {
-            match &cache.output {
-                None => out.push(Out::Forward),
-                Some(new_tail) => {
-                    let mut line = std::mem::take(&mut self.spare_line);
-                    line.clear();
-                    line.extend_from_slice(&content[..tail_start]);
-                    line.extend_from_slice(new_tail);
-                    out.push(Out::Gui(line));
-                }
-            }
-            return;
+        if !(self.tail_cache.valid && self.tail_cache.input == tail) {
+            let mut new_tail = std::mem::take(&mut self.tail_cache.output);
+            new_tail.clear();
+            let changed = self.translate_moves(tail, &mut new_tail, gui_n, eng_n, out);
+            let cache = &mut self.tail_cache;
+            cache.valid = true;
+            cache.input.clear();
+            cache.input.extend_from_slice(tail);
+            cache.changed = changed;
+            cache.output = new_tail;
         }
-        let rewritten = self.translate_info(content, gui_n, eng_n, out);
-        let cache = &mut self.tail_cache;
-        cache.valid = true;
-        cache.input.clear();
-        cache.input.extend_from_slice(tail);
-        match (&rewritten, &mut cache.output) {
-            (None, cached) => *cached = None,
-            (Some(line), Some(cached)) => {
-                cached.clear();
-                cached.extend_from_slice(&line[tail_start..]);
-            }
-            (Some(line), cached) => *cached = Some(line[tail_start..].to_vec()),
-        }
-        match rewritten {
-            None => out.push(Out::Forward),
-            Some(line) => out.push(Out::Gui(line)),
+        if self.tail_cache.changed {
+            let mut line = std::mem::take(&mut self.spare_line);
+            line.clear();
+            line.extend_from_slice(&content[..tail_start]);
+            line.extend_from_slice(&self.tail_cache.output);
+            out.push(Out::Gui(line));
+        } else {
+            out.push(Out::Forward);
         }
     }
 
-    /// The `info` line with its castles translated, `None` if unchanged.
-    fn translate_info(
+    /// Writes the moves part of an `info` line (from its first move list
+    /// on) to `new` with its castles translated; false if none changed.
+    fn translate_moves(
         &mut self,
         content: &[u8],
+        new: &mut Vec<u8>,
         gui_n: CastlingNotation,
         eng_n: CastlingNotation,
         out: &mut Vec<Out>,
-    ) -> Option<Vec<u8>> {
+    ) -> bool {
         let mut spans = std::mem::take(&mut self.scratch_spans);
         let mut groups = std::mem::take(&mut self.scratch_groups);
         info_move_groups_into(content, &mut spans, &mut groups);
-        // The rewritten line, built as replacements are found (`at`: the
-        // first byte of `content` not yet copied; 0 while unchanged).
-        let mut line = std::mem::take(&mut self.spare_line);
-        line.clear();
+        // `at`: the first byte of `content` not yet copied (0 while
+        // nothing changed).
         let mut at = 0;
         for g in groups.iter() {
             let group = &spans[g.clone()];
@@ -909,20 +900,15 @@ impl Session {
             };
             for (i, text) in reps {
                 let span = &group[*i];
-                line.extend_from_slice(&content[at..span.start]);
-                line.extend_from_slice(text.as_bytes());
+                new.extend_from_slice(&content[at..span.start]);
+                new.extend_from_slice(text.as_bytes());
                 at = span.end;
             }
         }
         self.scratch_spans = spans;
         self.scratch_groups = groups;
-        if at == 0 {
-            self.spare_line = line;
-            None
-        } else {
-            line.extend_from_slice(&content[at..]);
-            Some(line)
-        }
+        new.extend_from_slice(&content[at..]);
+        at > 0
     }
 
     /// Replays a move sequence of an `info` line from the search position

@@ -94,7 +94,11 @@ pub const INFO_KEYWORDS: [&str; 19] = [
 #[inline]
 fn is_keyword(t: &[u8]) -> bool {
     // A match compiles to a length switch and a few compares: this runs for
-    // every token of every `info` line the proxy translates.
+    // every move of every `info` line the proxy translates, and a move
+    // (`e2e4`) has a digit second, which no keyword has.
+    if t.len() < 2 || t[1].is_ascii_digit() {
+        return false;
+    }
     matches!(
         t,
         b"depth"
