@@ -8,21 +8,25 @@
 #  (b) throughput of engine `info … pv …` lines: through `cat`, through the
 #      proxy forwarding unchanged, and through the proxy translating castles.
 # usage: scripts/bench-proxy.sh [ROUND_TRIPS] [INFO_LINES]
+# env: SECTIONS="rtt flood" (either or both), PROXY_BIN (default: the
+# release build; e.g. an older build to compare), STOCKFISH, POLYGLOT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-100000}
 LINES=${2:-1000000}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 POLYGLOT=${POLYGLOT:-/usr/games/polyglot}
+SECTIONS=${SECTIONS:-rtt flood}
 
 cargo build --release --quiet --bin uci960 --example trivial_engine --example uci_bench_client
-BIN=target/release/uci960
+BIN=${PROXY_BIN:-target/release/uci960}
 TRIVIAL=$PWD/target/release/examples/trivial_engine
 CLIENT=target/release/examples/uci_bench_client
 
 rtt() { "$CLIENT" rtt "$N" -- "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
 
+if [[ " $SECTIONS " == *" rtt "* ]]; then
 echo "## isready round trips ($N each; median and p99 in microseconds)"
 echo
 echo "| engine | path | median µs | p99 µs | median ratio vs direct |"
@@ -39,7 +43,9 @@ for engine in "$TRIVIAL" "$STOCKFISH"; do
     fi
 done
 echo
+fi
 
+[[ " $SECTIONS " == *" flood "* ]] || exit 0
 FEN960="position fen 1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1"
 PV960="d2d4 d7d5 e1h1 e8b8 c2c4 c7c6"
 flood() { "$CLIENT" flood "$@"; }

@@ -73,3 +73,49 @@ fn stockfish_answers_a_piped_script() {
     assert_eq!(code, Some(0), "{stdout}");
     check(&stdout);
 }
+
+#[test]
+fn engine_flag_is_another_spelling_of_the_trailing_engine() {
+    let Some(stockfish) = common::require_engine("stockfish") else {
+        return;
+    };
+    let path = stockfish.to_str().expect("path");
+    let (code, stdout) = piped(&["--engine", path], SCRIPT);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l == "uciok")
+            && stdout.lines().any(|l| l.starts_with("id name Stockfish")),
+        "{stdout}"
+    );
+    check(&stdout);
+    let (code, stdout) = piped(&[&format!("--engine={path}")], "uci\n");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.lines().any(|l| l == "uciok"), "{stdout}");
+}
+
+#[test]
+fn engine_flag_and_trailing_engine_together_are_a_usage_error() {
+    for args in [
+        &[
+            "--engine",
+            "/usr/games/stockfish",
+            "--",
+            "/usr/games/stockfish",
+        ][..],
+        &["--engine", "/usr/games/stockfish", "/usr/games/stockfish"],
+    ] {
+        let out = Command::new(common::uci960())
+            .arg("proxy")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run proxy");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("--engine") && stderr.contains("cannot be used with"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: nothing for the GUI");
+    }
+}

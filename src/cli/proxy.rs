@@ -41,6 +41,10 @@ pub struct ProxyArgs {
     /// the proxy reports a silent engine.
     #[arg(long, value_name = "SECONDS")]
     pub silence_timeout: Option<f64>,
+    /// The engine program: another spelling of a trailing ENGINE without
+    /// arguments (cutechess-cli and fastchess users type `--engine`).
+    #[arg(long = "engine", value_name = "CMD", conflicts_with = "engine")]
+    pub engine_program: Option<String>,
     /// The engine and its arguments (after `--`); none: the built-in engine.
     #[arg(
         trailing_var_arg = true,
@@ -85,9 +89,12 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
         );
         settings.silence_timeout = Duration::from_secs_f64(t);
     }
-    let cmd = match args.engine.split_first() {
-        Some((program, rest)) => EngineCommand::new(program).with_args(rest.iter().cloned()),
-        None => file_cmd.unwrap_or_else(EngineCommand::builtin),
+    let cmd = match (&args.engine_program, args.engine.split_first()) {
+        (Some(program), _) => EngineCommand::new(program),
+        (None, Some((program, rest))) => {
+            EngineCommand::new(program).with_args(rest.iter().cloned())
+        }
+        (None, None) => file_cmd.unwrap_or_else(EngineCommand::builtin),
     };
     Ok((cmd, settings))
 }

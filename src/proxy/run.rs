@@ -285,7 +285,7 @@ pub fn run(
         if n == 0 {
             session.on_silence(silence.as_secs_f64(), &mut out);
             deadline = None;
-            if let Some(code) = apply(&mut io, &mut out, None) {
+            if let Some(code) = apply(&mut io, &mut session, &mut out, None) {
                 return Ok(code);
             }
         }
@@ -296,7 +296,12 @@ pub fn run(
                 let line = &engine_in.buf[a..b];
                 io.log(Direction::EngineToProxy, line);
                 session.from_engine(line, &mut out);
-                if let Some(code) = apply(&mut io, &mut out, Some((Source::Engine, line))) {
+                if let Some(code) = apply(
+                    &mut io,
+                    &mut session,
+                    &mut out,
+                    Some((Source::Engine, line)),
+                ) {
                     return Ok(code);
                 }
             }
@@ -318,7 +323,9 @@ pub fn run(
                 let line = &gui_in.buf[a..b];
                 io.log(Direction::GuiToProxy, line);
                 session.from_gui(line, &mut out);
-                if let Some(code) = apply(&mut io, &mut out, Some((Source::Gui, line))) {
+                if let Some(code) =
+                    apply(&mut io, &mut session, &mut out, Some((Source::Gui, line)))
+                {
                     return Ok(code);
                 }
             }
@@ -342,6 +349,7 @@ pub fn run(
 /// the proxy must exit.
 fn apply<W: Write>(
     io: &mut Io<W>,
+    session: &mut Session,
     out: &mut Vec<Out>,
     input: Option<(Source, &[u8])>,
 ) -> Option<ExitCode> {
@@ -355,7 +363,13 @@ fn apply<W: Write>(
                 Some((Source::Engine, line)) => io.write_gui(line),
                 None => Ok(()),
             },
-            Out::Gui(l) => io.write_gui(&l),
+            Out::Gui(l) => {
+                let written = io.write_gui(&l);
+                // Rewritten `info` lines reuse the buffer: no allocation
+                // per line.
+                session.recycle(l);
+                written
+            }
             Out::Engine(l) => {
                 io.write_engine(&l);
                 Ok(())

@@ -27,7 +27,7 @@ use super::options::{self, GuiCastling, ProxyOption};
 use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
 use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
 use crate::setup::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
-use crate::uci::engine_msg::info_move_groups_into;
+use crate::uci::engine_msg::{info_move_groups_into, info_moves_start};
 use crate::uci::line::{split_line_end, str_tokens, token_spans};
 use crate::uci::{OptionDecl, PositionBase, PositionCommand, SetOption};
 
@@ -78,6 +78,21 @@ enum Current {
 /// index in the sequence, new text).
 type PvCache = (Vec<u8>, Vec<(usize, String)>);
 
+/// The text of the last translated `info` line from its first move list
+/// on, and what it became. Engines repeat lines whose moves are the same
+/// and only the numbers before them change (`nodes`, `time`, …), so most
+/// lines need only this compare and two copies.
+#[derive(Default)]
+struct TailCache {
+    /// Whether it holds a translation.
+    valid: bool,
+    input: Vec<u8>,
+    /// Whether a castle in it was rewritten: else the line is forwarded.
+    changed: bool,
+    /// The translated tail (when `changed`).
+    output: Vec<u8>,
+}
+
 /// The proxy session.
 pub struct Session {
     engine_name: String,
@@ -114,9 +129,19 @@ pub struct Session {
     /// replacements (token index, text): engines repeat a PV over many
     /// lines, so this saves replaying it. Cleared at each `go`.
     info_cache: Option<PvCache>,
+    /// The last `info` line's tail and its translation; cleared with
+    /// `info_cache`.
+    tail_cache: TailCache,
+    /// The notations (GUI, engine) both caches were filled for: a GUI may
+    /// change its castling option, or send a position that switches the
+    /// engine's notation, during a search.
+    cached_for: Option<(CastlingNotation, CastlingNotation)>,
     /// Scratch buffers for `info` lines (no allocation per line).
     scratch_spans: Vec<Range<usize>>,
     scratch_groups: Vec<Range<usize>>,
+    /// A buffer for the next rewritten `info` line (handed back by the I/O
+    /// layer through [`Session::recycle`]).
+    spare_line: Vec<u8>,
 }
 
 impl Session {
@@ -164,8 +189,11 @@ impl Session {
             awaiting: None,
             warned: HashSet::new(),
             info_cache: None,
+            tail_cache: TailCache::default(),
+            cached_for: None,
             scratch_spans: Vec::new(),
             scratch_groups: Vec::new(),
+            spare_line: Vec::new(),
         }
     }
 
@@ -229,6 +257,9 @@ impl Session {
             Some(b"ucinewgame") => {
                 out.push(Out::Forward);
                 self.warned.clear();
+                // A cached translation skips warnings; after a reset they
+                // are due again.
+                self.clear_info_caches();
                 self.drawn = None;
                 if self.start_spec().is_some() {
                     self.draw(out);
@@ -575,7 +606,7 @@ impl Session {
             out.push(Out::Engine(rewrite(content, &replacements)));
         }
         self.search = Some(pos);
-        self.info_cache = None;
+        self.clear_info_caches();
         self.awaiting = None;
     }
 
@@ -787,18 +818,65 @@ impl Session {
         }
     }
 
+    fn clear_info_caches(&mut self) {
+        self.info_cache = None;
+        self.tail_cache.valid = false;
+    }
+
     fn on_info(&mut self, content: &[u8], out: &mut Vec<Out>) {
         let (gui_n, eng_n) = (self.gui_notation(), self.engine_notation());
         if gui_n == eng_n || self.search.is_none() {
             out.push(Out::Forward);
             return;
         }
+        // Nothing before the first move list changes; the rest may be the
+        // tail of the last line again.
+        let Some(tail_start) = info_moves_start(content) else {
+            out.push(Out::Forward);
+            return;
+        };
+        if self.cached_for != Some((gui_n, eng_n)) {
+            self.clear_info_caches();
+            self.cached_for = Some((gui_n, eng_n));
+        }
+        let tail = &content[tail_start..];
+        if !(self.tail_cache.valid && self.tail_cache.input == tail) {
+            let mut new_tail = std::mem::take(&mut self.tail_cache.output);
+            new_tail.clear();
+            let changed = self.translate_moves(tail, &mut new_tail, gui_n, eng_n, out);
+            let cache = &mut self.tail_cache;
+            cache.valid = true;
+            cache.input.clear();
+            cache.input.extend_from_slice(tail);
+            cache.changed = changed;
+            cache.output = new_tail;
+        }
+        if self.tail_cache.changed {
+            let mut line = std::mem::take(&mut self.spare_line);
+            line.clear();
+            line.extend_from_slice(&content[..tail_start]);
+            line.extend_from_slice(&self.tail_cache.output);
+            out.push(Out::Gui(line));
+        } else {
+            out.push(Out::Forward);
+        }
+    }
+
+    /// Writes the moves part of an `info` line (from its first move list
+    /// on) to `new` with its castles translated; false if none changed.
+    fn translate_moves(
+        &mut self,
+        content: &[u8],
+        new: &mut Vec<u8>,
+        gui_n: CastlingNotation,
+        eng_n: CastlingNotation,
+        out: &mut Vec<Out>,
+    ) -> bool {
         let mut spans = std::mem::take(&mut self.scratch_spans);
         let mut groups = std::mem::take(&mut self.scratch_groups);
         info_move_groups_into(content, &mut spans, &mut groups);
-        // The rewritten line, built as replacements are found (`at`: the
-        // first byte of `content` not yet copied); `None` while unchanged.
-        let mut rewritten: Option<Vec<u8>> = None;
+        // `at`: the first byte of `content` not yet copied (0 while
+        // nothing changed).
         let mut at = 0;
         for g in groups.iter() {
             let group = &spans[g.clone()];
@@ -822,21 +900,15 @@ impl Session {
             };
             for (i, text) in reps {
                 let span = &group[*i];
-                let line = rewritten.get_or_insert_with(|| Vec::with_capacity(content.len() + 8));
-                line.extend_from_slice(&content[at..span.start]);
-                line.extend_from_slice(text.as_bytes());
+                new.extend_from_slice(&content[at..span.start]);
+                new.extend_from_slice(text.as_bytes());
                 at = span.end;
-            }
-        }
-        match rewritten {
-            None => out.push(Out::Forward),
-            Some(mut line) => {
-                line.extend_from_slice(&content[at..]);
-                out.push(Out::Gui(line));
             }
         }
         self.scratch_spans = spans;
         self.scratch_groups = groups;
+        new.extend_from_slice(&content[at..]);
+        at > 0
     }
 
     /// Replays a move sequence of an `info` line from the search position
@@ -887,12 +959,20 @@ impl Session {
         }
     }
 
-    /// The engine's `id name` (or the program, before the handshake).
+    /// Hands back the buffer of an [`Out::Gui`] or [`Out::Engine`] line
+    /// once it is written, for the session to reuse.
+    pub fn recycle(&mut self, line: Vec<u8>) {
+        if line.capacity() > self.spare_line.capacity() {
+            self.spare_line = line;
+        }
+    }
+
     /// Whether GUI lines are being held until the engine's `uciok`.
     pub fn in_handshake(&self) -> bool {
         self.in_handshake
     }
 
+    /// The engine's `id name` (or the program, before the handshake).
     pub fn engine_name(&self) -> &str {
         &self.engine_name
     }
@@ -916,5 +996,7 @@ fn rewrite<S: AsRef<str>>(content: &[u8], replacements: &[(Range<usize>, S)]) ->
     out
 }
 
+#[cfg(test)]
+mod info_tests;
 #[cfg(test)]
 mod tests;

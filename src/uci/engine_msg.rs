@@ -91,9 +91,14 @@ pub const INFO_KEYWORDS: [&str; 19] = [
     "ebf",
 ];
 
+#[inline]
 fn is_keyword(t: &[u8]) -> bool {
     // A match compiles to a length switch and a few compares: this runs for
-    // every token of every `info` line the proxy translates.
+    // every move of every `info` line the proxy translates, and a move
+    // (`e2e4`) has a digit second, which no keyword has.
+    if t.len() < 2 || t[1].is_ascii_digit() {
+        return false;
+    }
     matches!(
         t,
         b"depth"
@@ -280,13 +285,54 @@ pub fn info_move_groups(line: &[u8]) -> Vec<Vec<Range<usize>>> {
     out
 }
 
+fn is_sep(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// The next token at or after `from` (a token boundary) that holds a `v`,
+/// `u` or `g`: every keyword that starts a move list, and `string`, does.
+fn next_candidate(line: &[u8], from: usize) -> Option<Range<usize>> {
+    let hit = from + memchr::memchr3(b'v', b'u', b'g', &line[from..])?;
+    let mut start = hit;
+    while start > from && !is_sep(line[start - 1]) {
+        start -= 1;
+    }
+    let end = line[hit..]
+        .iter()
+        .position(|&b| is_sep(b))
+        .map_or(line.len(), |n| hit + n);
+    Some(start..end)
+}
+
+/// Where the first move list of an `info` line starts: the offset of its
+/// first `pv`, `refutation`, `currline` or `currmove` token; `None` when
+/// `string` comes first or there is none. The move groups of the line (see
+/// [`info_move_groups_into`]) are those of the text from there on, so a
+/// line whose text from there on was seen before needs no more scanning.
+pub fn info_moves_start(line: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        let t = next_candidate(line, at)?;
+        match &line[t.clone()] {
+            b"pv" | b"refutation" | b"currline" | b"currmove" => return Some(t.start),
+            b"string" => return None,
+            _ => at = t.end,
+        }
+    }
+}
+
 /// The allocation-free form of [`info_move_groups`] for the proxy's hot
 /// path: move spans go to `spans`, and each group is a range of indices
 /// into `spans` in `groups`. Both vectors are cleared first.
 ///
-/// One pass over the bytes: this runs for every `info` line the proxy
+/// One pass over the line: this runs for every `info` line the proxy
 /// translates, so it neither collects tokens first nor searches the line
-/// once per keyword.
+/// once per keyword. Outside a move list, where only `pv`, `refutation`,
+/// `currline`, `currmove` and `string` change anything, it does not
+/// tokenize at all: each of those holds a `v`, `u` or `g`, so a SIMD
+/// search for those three bytes jumps from one candidate token to the next;
+/// the tokens it skips (numbers, `depth`, `score`, `cp`, …) cannot change
+/// anything there. False hits (`multipv`, `cpuload`, …) are few.
 pub fn info_move_groups_into(
     line: &[u8],
     spans: &mut Vec<Range<usize>>,
@@ -301,22 +347,30 @@ pub fn info_move_groups_into(
         Seq,
         CurrlineStart,
     }
-    let sep = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n');
     let n = line.len();
     let mut mode = Mode::Other;
     let mut start = 0;
     let mut i = 0;
     loop {
-        while i < n && sep(line[i]) {
-            i += 1;
-        }
-        if i >= n {
-            break;
-        }
-        let s = i;
-        while i < n && !sep(line[i]) {
-            i += 1;
-        }
+        let s = if mode == Mode::Other {
+            let Some(t) = next_candidate(line, i) else {
+                return;
+            };
+            i = t.end;
+            t.start
+        } else {
+            while i < n && is_sep(line[i]) {
+                i += 1;
+            }
+            if i >= n {
+                break;
+            }
+            let s = i;
+            while i < n && !is_sep(line[i]) {
+                i += 1;
+            }
+            s
+        };
         let t = &line[s..i];
         // Outside a move list only the list keywords and `string` matter;
         // numbers and the other keywords are skipped without comparing.
@@ -480,6 +534,162 @@ mod tests {
                 groups.into_iter().map(|g| spans[g].to_vec()).collect();
             let expected: Vec<_> = expected.into_iter().filter(|g| !g.is_empty()).collect();
             assert_eq!(got, expected, "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    /// The scan as it was before it jumped between candidate tokens (one
+    /// token at a time): the reference the fast scan must equal.
+    fn groups_bytewise(line: &[u8]) -> Vec<Vec<Range<usize>>> {
+        #[derive(PartialEq)]
+        enum Mode {
+            Other,
+            Currmove,
+            Seq,
+            CurrlineStart,
+        }
+        let mut out: Vec<Vec<Range<usize>>> = Vec::new();
+        let mut mode = Mode::Other;
+        let mut group = Vec::new();
+        for r in token_spans(line) {
+            let t = &line[r.clone()];
+            if is_keyword(t) {
+                if !group.is_empty() {
+                    out.push(std::mem::take(&mut group));
+                }
+                if t == b"string" {
+                    return out;
+                }
+                mode = match t {
+                    b"currmove" => Mode::Currmove,
+                    b"pv" | b"refutation" => Mode::Seq,
+                    b"currline" => Mode::CurrlineStart,
+                    _ => Mode::Other,
+                };
+                continue;
+            }
+            match mode {
+                Mode::Other => {}
+                Mode::Currmove => {
+                    out.push(vec![r]);
+                    mode = Mode::Other;
+                }
+                Mode::CurrlineStart if t.iter().all(u8::is_ascii_digit) => mode = Mode::Seq,
+                Mode::Seq | Mode::CurrlineStart => {
+                    group.push(r);
+                    mode = Mode::Seq;
+                }
+            }
+        }
+        if !group.is_empty() {
+            out.push(group);
+        }
+        out
+    }
+
+    fn groups_fast(line: &[u8]) -> Vec<Vec<Range<usize>>> {
+        let (mut spans, mut groups) = (Vec::new(), Vec::new());
+        info_move_groups_into(line, &mut spans, &mut groups);
+        groups.into_iter().map(|g| spans[g].to_vec()).collect()
+    }
+
+    #[test]
+    fn fast_scan_edge_cases() {
+        let cases: [(&[u8], &[&[&str]]); 14] = [
+            // No move groups at all.
+            (b"info depth 12 seldepth 20 multipv 1 score cp 5 nodes 9 nps 3 time 1", &[]),
+            (b"info", &[]),
+            (b"", &[]),
+            (b"info string pv e1h1 currmove e1h1", &[]),
+            // Runs of blanks, tabs and a `\r\n` ending.
+            (b"info  depth 3\t\tpv   e1h1 \t e8b8  \r\n", &[&["e1h1", "e8b8"]]),
+            (b"info pv e1h1\r", &[&["e1h1"]]),
+            // Every kind of group.
+            (
+                b"info currmove e1h1 currmovenumber 1 refutation e1h1 e8b8 currline 1 e1h1 a7a6 pv e1b1",
+                &[&["e1h1"], &["e1h1", "e8b8"], &["e1h1", "a7a6"], &["e1b1"]],
+            ),
+            // `currline` without the CPU number.
+            (b"info currline e1h1 e8h8", &[&["e1h1", "e8h8"]]),
+            // False hits of the byte search (`multipv`, `cpuload`,
+            // `upperbound`, `gu`), and keywords glued to other text.
+            (b"info multipv 2 cpuload 5 score cp 1 upperbound gu xpv pvx pv a2a3", &[&["a2a3"]]),
+            (b"info xstring pv a2a3 string", &[&["a2a3"]]),
+            // The candidate byte in the middle or at the end of a token.
+            (b"info abvcd pv e2e4 uuu pv", &[&["e2e4", "uuu"]]),
+            // Invalid UTF-8 around and inside the moves.
+            (b"\xff\xfeinfo pv \xffu e2e4 \xc3", &[&["\u{fffd}u", "e2e4", "\u{fffd}"]]),
+            // A move list at the very end, and one cut off by a keyword.
+            (b"info pv e2e4 depth 3 pv", &[&["e2e4"]]),
+            (b"info currmove", &[]),
+        ];
+        for (line, expected) in cases {
+            let got: Vec<Vec<String>> = groups_fast(line)
+                .into_iter()
+                .map(|g| {
+                    g.into_iter()
+                        .map(|r| String::from_utf8_lossy(&line[r]).into_owned())
+                        .collect()
+                })
+                .collect();
+            let expected: Vec<Vec<String>> = expected
+                .iter()
+                .map(|g| g.iter().map(|t| t.to_string()).collect())
+                .collect();
+            assert_eq!(got, expected, "{}", String::from_utf8_lossy(line));
+            assert_eq!(groups_fast(line), groups_bytewise(line));
+        }
+        assert_eq!(
+            info_moves_start(b"info depth 1 multipv 2 pv e2e4"),
+            Some(23)
+        );
+        assert_eq!(
+            info_moves_start(b"info currmovenumber 2 currmove e2e4"),
+            Some(22)
+        );
+        assert_eq!(info_moves_start(b"info string pv e2e4"), None);
+        assert_eq!(info_moves_start(b"info depth 1"), None);
+    }
+
+    proptest::proptest! {
+        /// Random `info` lines from keywords, moves, numbers, words holding
+        /// the bytes the scan searches for, odd bytes and odd blanks: the
+        /// fast scan finds exactly the groups of the token-by-token one.
+        #[test]
+        fn fast_scan_equals_token_by_token(
+            words in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "pv", "refutation", "currline", "currmove", "string", "depth",
+                    "multipv", "currmovenumber", "cpuload", "score", "cp", "upperbound",
+                    "e1h1", "e8b8", "a2a3", "g1f3", "e7e8q", "1", "0", "123", "gu", "v",
+                    "xpv", "pvx", "ustring", "\u{fffd}", "\u{1}", "",
+                ]),
+                0..24,
+            ),
+            blanks in proptest::collection::vec(
+                proptest::sample::select(vec![" ", "  ", "\t", " \t ", "\r", "\r\n"]),
+                24,
+            ),
+        ) {
+            let mut line = String::from("info");
+            for (w, b) in words.iter().zip(&blanks) {
+                line.push_str(b);
+                line.push_str(w);
+            }
+            let line = line.as_bytes();
+            let groups = groups_fast(line);
+            proptest::prop_assert_eq!(&groups, &groups_bytewise(line));
+            // The groups are those of the tail from `info_moves_start` on.
+            match info_moves_start(line) {
+                None => proptest::prop_assert!(groups.is_empty()),
+                Some(at) => {
+                    proptest::prop_assert!(at == 0 || is_sep(line[at - 1]));
+                    let shifted: Vec<Vec<Range<usize>>> = groups_fast(&line[at..])
+                        .into_iter()
+                        .map(|g| g.into_iter().map(|r| r.start + at..r.end + at).collect())
+                        .collect();
+                    proptest::prop_assert_eq!(shifted, groups);
+                }
+            }
         }
     }
 
