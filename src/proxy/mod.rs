@@ -1,7 +1,7 @@
 //! The UCI proxy: a sans-IO [`session::Session`] that turns GUI and engine
 //! lines into lines for the other side, and thin I/O around it
-//! ([`run::run`]): two reader threads, one loop that selects over GUI lines,
-//! engine lines and signals, and writes at once.
+//! ([`run::run`]): one thread and one `poll(2)` loop over the GUI, the
+//! engine and signals, which writes what the session returns at once.
 //!
 //! Decisions the issue leaves open, taken as Cute Chess, python-chess and
 //! Stockfish would:
