@@ -4,8 +4,11 @@
 //! visible message.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::Command;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Instant;
 
 /// The `uci960` binary built for this test run.
 pub fn uci960() -> PathBuf {
@@ -56,4 +59,30 @@ fn missing<T>(what: &str) -> Option<T> {
     }
     eprintln!("SKIPPED: {what} is not installed; run scripts/test.sh to install it");
     None
+}
+
+/// Reads a child's output on a thread of its own: each line (lossy UTF-8,
+/// without its `\n` or `\r\n`) with the moment it arrived. The channel
+/// closes at end of file, so a reader with a timeout never hangs.
+pub fn line_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, String)> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut source = BufReader::new(source);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match source.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&buf)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string();
+                    if tx.send((Instant::now(), line)).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
 }

@@ -3,9 +3,9 @@
 //! shakmaty). Every read has a timeout, so no test can hang.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -35,16 +35,7 @@ impl Engine {
             .spawn()
             .expect("start uci960 engine");
         let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
-        });
+        let lines = common::line_reader(child.stdout.take().expect("stdout"));
         let mut engine = Engine {
             child,
             stdin,

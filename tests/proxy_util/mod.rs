@@ -2,43 +2,22 @@
 //! timeout (so no test can hang), find the engine child by pid.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use crate::common::line_reader;
 
 pub const T: Duration = Duration::from_secs(30);
 
 pub struct Proxy {
     pub child: Child,
     pub stdin: Option<ChildStdin>,
-    pub lines: Receiver<String>,
-    pub stderr: Receiver<String>,
+    pub lines: Receiver<(Instant, String)>,
+    pub stderr: Receiver<(Instant, String)>,
     pub seen: Vec<String>,
-}
-
-fn reader<R: Read + Send + 'static>(r: R) -> Receiver<String> {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    std::thread::spawn(move || {
-        let mut r = BufReader::new(r);
-        loop {
-            let mut buf = Vec::new();
-            match r.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let s = String::from_utf8_lossy(&buf)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string();
-                    if tx.send(s).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    rx
 }
 
 impl Proxy {
@@ -52,8 +31,8 @@ impl Proxy {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start proxy");
-        let lines = reader(child.stdout.take().unwrap());
-        let stderr = reader(child.stderr.take().unwrap());
+        let lines = line_reader(child.stdout.take().expect("stdout"));
+        let stderr = line_reader(child.stderr.take().expect("stderr"));
         Proxy {
             stdin: child.stdin.take(),
             child,
@@ -80,7 +59,7 @@ impl Proxy {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) => {
+                Ok((_, line)) => {
                     self.seen.push(line.clone());
                     if pred(&line) {
                         return line;
@@ -119,10 +98,10 @@ impl Proxy {
     pub fn finish(mut self) -> (ExitStatus, Vec<String>, String) {
         self.stdin = None;
         let status = wait_exit(&mut self.child, T).expect("proxy did not exit");
-        let mut rest: Vec<String> = self.lines.iter().collect();
+        let mut rest: Vec<String> = self.lines.iter().map(|(_, l)| l).collect();
         let mut seen = std::mem::take(&mut self.seen);
         seen.append(&mut rest);
-        let err: Vec<String> = self.stderr.iter().collect();
+        let err: Vec<String> = self.stderr.iter().map(|(_, l)| l).collect();
         (status, seen, err.join("\n"))
     }
 
