@@ -959,8 +959,9 @@ impl Session {
         }
     }
 
-    /// Hands back the buffer of an [`Out::Gui`] or [`Out::Engine`] line
-    /// once it is written, for the session to reuse.
+    /// Hands back the buffer of a written line (the I/O loop returns those
+    /// of [`Out::Gui`] lines, where rewritten `info` lines go), for the
+    /// session to reuse; the larger buffer is kept.
     pub fn recycle(&mut self, line: Vec<u8>) {
         if line.capacity() > self.spare_line.capacity() {
             self.spare_line = line;
