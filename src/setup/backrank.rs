@@ -36,6 +36,19 @@ const KNIGHT_TABLE: [(usize, usize); 10] = [
     (3, 4),
 ];
 
+/// The inverse of [`KNIGHT_TABLE`]: `KNIGHT_CODE[a][b]` is the code of the
+/// pair (a, b), 10 (out of range) where no pair is.
+const KNIGHT_CODE: [[u8; 5]; 5] = {
+    let mut codes = [[10u8; 5]; 5];
+    let mut code = 0;
+    while code < KNIGHT_TABLE.len() {
+        let (a, b) = KNIGHT_TABLE[code];
+        codes[a][b] = code as u8;
+        code += 1;
+    }
+    codes
+};
+
 /// The white pieces of a back rank, file a first. Always a valid Chess960
 /// rank: the constructors check it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -196,7 +209,7 @@ impl BackRank {
 }
 
 /// Scharnagl's number of a valid rank, from bit masks of the files each
-/// role stands on (no loop over the table of knight pairs): every drawn
+/// role stands on (no search of the table of knight pairs): every drawn
 /// position is numbered, so this is on the drawing path.
 fn scharnagl_number(roles: &[Role; 8]) -> u16 {
     let mut masks = [0u32; 7];
@@ -220,12 +233,11 @@ fn scharnagl_number(roles: &[Role; 8]) -> u16 {
     let first = knights & knights.wrapping_neg();
     let second = knights & !first;
     let (a, b) = (among(first), among(second & second.wrapping_neg()));
-    // KNIGHT_TABLE lists the pairs (a, b), a < b < 5, in order: the pairs
-    // starting with a begin at code 0, 4, 7, 9.
-    let knight_code = match [0u32, 4, 7, 9].get(a) {
-        Some(start) if a < b && b < 5 => start + (b - a - 1) as u32,
-        _ => 10, // not two knights: an invalid rank, numbered out of range
-    };
+    // Not two knights (an invalid rank): code 10, numbered out of range.
+    let knight_code = KNIGHT_CODE
+        .get(a)
+        .and_then(|row| row.get(b))
+        .map_or(10, |&code| u32::from(code));
     let number = ((knight_code * 6 + queen_index) * 4 + dark) * 4 + light;
     number.min(u32::from(u16::MAX)) as u16
 }
