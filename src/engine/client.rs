@@ -201,7 +201,9 @@ impl SearchCollector {
     /// carrying it, stopping once all are found; older values stay where
     /// no kept line has the field.
     fn resolve_pending(&mut self) {
-        let mut late = SearchResult::default();
+        // The newest value of each field, gathered as one `Info` and then
+        // applied like any newer line.
+        let mut late = Info::default();
         for line in self.pending_lines().rev() {
             let EngineMessage::Info(info) = parse_engine_line(line) else {
                 continue;
@@ -227,14 +229,7 @@ impl SearchCollector {
         }
         self.pending.clear();
         self.pending_ends.clear();
-        let r = &mut self.result;
-        r.score = late.score.or(r.score);
-        r.depth = late.depth.or(r.depth);
-        r.seldepth = late.seldepth.or(r.seldepth);
-        r.nodes = late.nodes.or(r.nodes);
-        if !late.pv.is_empty() {
-            r.pv = late.pv;
-        }
+        apply_info(&mut self.result, late);
     }
 }
 
