@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use shakmaty::Chess;
+use uci960::builtin_engine::perft;
+use uci960::builtin_engine::search::{Limits, Searcher};
 use uci960::notation::fen::{FenFlavour, parse_position, position_fen};
-use uci960::sparring::perft;
-use uci960::sparring::search::{Limits, Searcher};
 
 const POSITIONS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

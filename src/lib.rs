@@ -2,16 +2,35 @@
 //! conformance suite and a small built-in engine, on shakmaty.
 //!
 //! The library is layered one way: commands (`cli`) call services, services
-//! call the chess model (`setup`, `notation`), and shakmaty is the only
+//! call the chess model (`start`, `notation`), and shakmaty is the only
 //! source of chess truth.
+//!
+//! The map of the crate (one idea per module):
+//!
+//! | module | what it is |
+//! |---|---|
+//! | [`start`] | Chess960 start positions: back rank, SP numbering, the drawing methods, exact analysis |
+//! | [`notation`] | FEN castling flavours (X-FEN, Shredder-FEN) and castling move notation |
+//! | [`uci`] | the UCI protocol: line tokenizing, typed messages, option declarations |
+//! | [`uci_client`] | the client side of UCI: spawning and driving an *external* engine |
+//! | [`builtin_engine`] | the small built-in UCI engine (`uci960 engine`) |
+//! | [`proxy`] | the relay between a GUI and an engine: sans-IO session plus I/O loop |
+//! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
+//! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
+//! | [`conformance`] | the castling conformance suite |
+//! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
+//!
+//! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
+//! which is any position); `uci_client` talks to engines uci960 does not own;
+//! `builtin_engine` is the engine uci960 is.
 
+pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;
-pub mod engine;
 pub mod game;
 pub mod notation;
 pub mod proxy;
-pub mod setup;
-pub mod sparring;
+pub mod start;
 pub mod tournament;
 pub mod uci;
+pub mod uci_client;

@@ -7,11 +7,11 @@ use anyhow::bail;
 use clap::Args;
 use num_traits::ToPrimitive;
 
-use crate::setup::POSITIONS;
-use crate::setup::analysis::{
+use crate::start::POSITIONS;
+use crate::start::analysis::{
     ChiSquare, Exact, Summary, chi_square, exact_for, ratio_text, summarize,
 };
-use crate::setup::method::{MethodSpec, PositionSource};
+use crate::start::method::{MethodSpec, PositionSource};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum AnalyzeFormat {

@@ -17,8 +17,8 @@ use crate::conformance::suite::{
     DEFAULT_DFRC_POSITIONS, DEFAULT_PERFT_DEPTH, DEFAULT_SEARCH_DEPTH, Material, Options,
     planned_steps, run as run_suite,
 };
-use crate::engine::EngineCommand;
 use crate::notation::fen::FenFlavour;
+use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug)]
 pub struct CastlingTestArgs {

@@ -9,7 +9,7 @@ use clap::Args;
 pub struct EngineArgs {}
 
 pub fn run(_args: EngineArgs) -> anyhow::Result<ExitCode> {
-    match crate::sparring::driver::run_stdio() {
+    match crate::builtin_engine::driver::run_stdio() {
         Ok(()) => Ok(ExitCode::SUCCESS),
         // The GUI went away: nothing left to tell it.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),

@@ -12,17 +12,17 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
-use crate::engine::EngineCommand;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
 use crate::game::clock::parse_seconds;
 use crate::game::pgn::read_games;
 use crate::game::{CastlingPolicy, GameResult, Limits, Termination};
 use crate::notation::fen::{FenFlavour, position_fen};
-use crate::setup::method::{MethodSpec, PositionSource};
+use crate::start::method::{MethodSpec, PositionSource};
 use crate::tournament::runner::{self, EngineSpec, MatchPlan, start_engine};
 use crate::tournament::schedule::{Slot, round_up_even};
 use crate::tournament::stats::Sprt;
 use crate::tournament::summary::{GameSummary, Tally};
+use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {

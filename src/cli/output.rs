@@ -7,7 +7,7 @@ use std::str::FromStr;
 use shakmaty::{Chess, Color, File, Position, Rank, Square};
 
 use crate::notation::fen::{FenFlavour, position_epd};
-use crate::setup::method::Drawn;
+use crate::start::method::Drawn;
 
 /// How `positions` prints each position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]

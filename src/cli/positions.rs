@@ -7,8 +7,8 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use super::output::{Format, render};
-use crate::setup::method::procedure::split_tokens;
-use crate::setup::method::{MethodSpec, PositionSource, replay};
+use crate::start::method::procedure::split_tokens;
+use crate::start::method::{MethodSpec, PositionSource, replay};
 
 #[derive(Args, Debug)]
 pub struct PositionsArgs {

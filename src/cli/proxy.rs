@@ -9,10 +9,10 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
-use crate::engine::EngineCommand;
 use crate::notation::fen::FenFlavour;
 use crate::proxy::config::{ProxyConfig, parse_start};
 use crate::proxy::{GuiCastling, Settings};
+use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug)]
 pub struct ProxyArgs {

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::output::{color_name, diagram};
 use crate::notation::fen::{FenFlavour, parse_position, position_fen};
-use crate::setup::StartPosition;
+use crate::start::StartPosition;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {

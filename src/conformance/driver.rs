@@ -1,6 +1,6 @@
 //! What the suite needs from an engine, as a trait: the real
 //! implementation drives a child process through the UCI client
-//! (`crate::engine`), the unit tests use an engine made of shakmaty.
+//! (`crate::uci_client`), the unit tests use an engine made of shakmaty.
 
 use super::perft::Divide;
 

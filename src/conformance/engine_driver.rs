@@ -1,5 +1,5 @@
 //! The [`Driver`] for a real engine process, on the UCI client of
-//! [`crate::engine`]: handshake, `UCI_Chess960`, `ucinewgame`/`isready`,
+//! [`crate::uci_client`]: handshake, `UCI_Chess960`, `ucinewgame`/`isready`,
 //! `go depth`, and `go perft` read as a divide.
 //!
 //! An engine without perft usually treats `go perft N` as a plain `go`
@@ -9,8 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{EngineCommand, EngineError, EngineEvent, UciEngine};
 use crate::uci::GoParams;
+use crate::uci_client::{EngineCommand, EngineError, EngineEvent, UciEngine};
 
 use super::driver::{Driver, DriverError};
 use super::perft::{Divide, DivideReader};

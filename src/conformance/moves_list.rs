@@ -15,7 +15,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Bitboard, CastlingMode, Chess, FromSetup, Move, Position, Role};
 
 use super::perft_sets::dfrc_positions;
-use crate::setup::{BackRank, POSITIONS, StartPosition};
+use crate::start::{BackRank, POSITIONS, StartPosition};
 
 /// One scenario: play `moves` from `start`; `moves[castle_at]` is a castle.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@
 use shakmaty::Chess;
 
 use crate::notation::fen::parse_position;
-use crate::setup::{BackRank, POSITIONS, StartPosition};
+use crate::start::{BackRank, POSITIONS, StartPosition};
 
 /// A position with a short label for reports.
 #[derive(Clone, Debug)]

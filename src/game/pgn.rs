@@ -344,7 +344,7 @@ fn parse_tag(line: &str, lineno: usize) -> Result<(String, String), PgnError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::StartPosition;
+    use crate::start::StartPosition;
     use shakmaty::uci::UciMove;
 
     fn moves(start: &Chess, ucis: &str) -> Vec<Move> {

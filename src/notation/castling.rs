@@ -227,7 +227,7 @@ mod tests {
     use super::CastlingNotation::{KingTakesRook as Kxr, KingTwoSquares as Two};
     use super::*;
     use crate::notation::fen::parse_position;
-    use crate::setup::StartPosition;
+    use crate::start::StartPosition;
     use shakmaty::{Color, Position};
 
     fn pos(fen: &str) -> Chess {

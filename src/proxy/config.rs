@@ -26,9 +26,9 @@ use std::time::Duration;
 use anyhow::Context;
 
 use super::options::GuiCastling;
-use crate::engine::EngineCommand;
 use crate::notation::fen::FenFlavour;
-use crate::setup::method::MethodSpec;
+use crate::start::method::MethodSpec;
+use crate::uci_client::EngineCommand;
 
 /// What the session needs to know at start.
 #[derive(Clone, Debug)]

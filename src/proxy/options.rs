@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::setup::method::METHOD_NAMES;
+use crate::start::method::METHOD_NAMES;
 use crate::uci::{OptionDecl, OptionKind};
 
 /// Prefix of every proxy option name.

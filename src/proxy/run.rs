@@ -16,7 +16,7 @@ use anyhow::Context;
 use super::config::Settings;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
-use crate::engine::{EngineCommand, EngineProcess, SpawnOptions};
+use crate::uci_client::{EngineCommand, EngineProcess, SpawnOptions};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
 const GRACE: Duration = Duration::from_secs(1);
@@ -193,7 +193,7 @@ pub fn run(
     let mut engine = EngineProcess::spawn_with(
         cmd,
         SpawnOptions {
-            stderr: crate::engine::process::StderrMode::Inherit,
+            stderr: crate::uci_client::process::StderrMode::Inherit,
             die_with_parent: true,
             raw_stdout: true,
         },
@@ -399,7 +399,7 @@ fn apply<W: Write>(
 /// The engine closed its output: report its status, reap it, exit 1.
 fn engine_ended<W: Write>(io: &mut Io<W>, name: &str) -> ExitCode {
     let status = match io.engine.wait_timeout(GRACE) {
-        Some(s) => crate::engine::describe_status(s),
+        Some(s) => crate::uci_client::describe_status(s),
         None => {
             io.engine.kill();
             "closed its output and was killed".into()

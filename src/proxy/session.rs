@@ -26,7 +26,7 @@ use super::config::Settings;
 use super::options::{self, GuiCastling, ProxyOption};
 use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
 use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
-use crate::setup::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
+use crate::start::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
 use crate::uci::engine_msg::{info_move_groups_into, info_moves_start};
 use crate::uci::line::{split_line_end, str_tokens, token_spans};
 use crate::uci::{OptionDecl, PositionBase, PositionCommand, SetOption};

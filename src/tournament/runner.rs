@@ -31,7 +31,6 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use super::schedule::{Slot, pending};
 use super::stats::{Sprt, SprtVerdict};
 use super::summary::{GameSummary, Tally};
-use crate::engine::{EngineCommand, EngineError, UciEngine};
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
@@ -39,6 +38,7 @@ use crate::game::pgn::{MoveInfo, PgnGame, Score, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, Limits, Outcome, Termination};
 use crate::notation::fen::{FenFlavour, position_fen};
 use crate::uci::{GoParams, PositionCommand};
+use crate::uci_client::{EngineCommand, EngineError, UciEngine};
 
 /// One engine of the match.
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use uci960::engine::{EngineCommand, UciEngine};
+//! use uci960::uci_client::{EngineCommand, UciEngine};
 //! use uci960::uci::{GoParams, PositionCommand};
 //! let cmd = EngineCommand::new("/usr/games/stockfish");
 //! let mut engine = UciEngine::start(&cmd, Duration::from_secs(10))?;
@@ -17,7 +17,7 @@
 //! let result = engine.go(&GoParams::nodes(2000), Duration::from_secs(10))?;
 //! println!("{:?} after {:?}", result.bestmove, result.elapsed);
 //! engine.quit();
-//! # Ok::<(), uci960::engine::EngineError>(())
+//! # Ok::<(), uci960::uci_client::EngineError>(())
 //! ```
 
 pub mod client;

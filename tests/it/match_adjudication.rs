@@ -1,7 +1,7 @@
 //! Adjudication and clocks end to end: the built-in engine plays real games
 //! through `uci960 match`, and the PGN must show each rule at work.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! (tests/fakes/*.py, thin python-chess wrappers around Stockfish that add
 //! one castling bug each). Perft depth is kept low so the suite stays quick.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -15,7 +15,7 @@
 //! same positions on every platform and with every `rand` version.
 //!
 //! ```
-//! use uci960::setup::method::{MethodSpec, PositionSource};
+//! use uci960::start::method::{MethodSpec, PositionSource};
 //! let spec: MethodSpec = "die".parse().unwrap();
 //! let mut source = PositionSource::new(&spec, 7).unwrap();
 //! let drawn = source.next_position();
@@ -41,7 +41,7 @@ use rand_core::SeedableRng;
 use shakmaty::Chess;
 
 use crate::notation::fen::{FenFlavour, position_fen};
-use crate::setup::{POSITIONS, StartPosition};
+use crate::start::{POSITIONS, StartPosition};
 use procedure::{Procedure, RecordedEvent, ReplayError, Run, uniform_below};
 
 /// A method as the user names it.
@@ -460,7 +460,7 @@ impl PositionSource {
                 let sp = numbers
                     .get(index)
                     .copied()
-                    .unwrap_or(crate::setup::STANDARD_SP);
+                    .unwrap_or(crate::start::STANDARD_SP);
                 let start =
                     StartPosition::from_sp(u32::from(sp)).unwrap_or_else(|_| unreachable!());
                 Drawn::from_start(

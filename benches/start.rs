@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use uci960::setup::BackRank;
-use uci960::setup::analysis::exact_for;
-use uci960::setup::method::{MethodSpec, PositionSource};
+use uci960::start::BackRank;
+use uci960::start::analysis::exact_for;
+use uci960::start::method::{MethodSpec, PositionSource};
 
 /// CPU time this thread has used.
 fn thread_cpu_time() -> Duration {

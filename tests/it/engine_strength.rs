@@ -10,14 +10,13 @@
 //! anything less is a draw. Against a random mover depth 4 mates long before
 //! that; the cap only keeps the depth-1 games short.
 
-mod common;
-mod engine_support;
+use crate::engine_support;
 
 use engine_support::{Engine, Game, Result, checked_move, random_start};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{CastlingMode, Color, Position};
-use uci960::setup::method::procedure::uniform_below;
+use uci960::start::method::procedure::uniform_below;
 
 const MAX_PLIES: usize = 120;
 const ADJUDICATION_MARGIN: i32 = 300;

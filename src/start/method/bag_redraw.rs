@@ -14,7 +14,7 @@ use shakmaty::Role;
 use super::bag::{describe_next_square, full_bag, next_draw, piece, take_onto_next_square};
 use super::procedure::{DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Notes, king_between_rooks};
-use crate::setup::StartPosition;
+use crate::start::StartPosition;
 
 /// The redraw bag method.
 #[derive(Clone, Copy, Debug)]
@@ -65,7 +65,7 @@ impl Procedure for BagRedraw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::method::procedure::{Effect, replay, split_tokens};
+    use crate::start::method::procedure::{Effect, replay, split_tokens};
 
     #[test]
     fn a_same_colour_bishop_goes_back() {

@@ -241,8 +241,8 @@ impl Game {
 
 /// A random Chess960 start position from `rng`.
 pub fn random_start(rng: &mut rand_chacha::ChaCha8Rng) -> Chess {
-    let sp = uci960::setup::method::procedure::uniform_below(rng, 960);
-    uci960::setup::StartPosition::from_sp(sp)
+    let sp = uci960::start::method::procedure::uniform_below(rng, 960);
+    uci960::start::StartPosition::from_sp(sp)
         .expect("SP below 960")
         .to_chess()
 }

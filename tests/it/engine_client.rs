@@ -1,15 +1,15 @@
 //! The engine client against real Stockfish: handshake, Chess960 option,
 //! a short search from a Chess960 position, a legal best move, clean quit.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
 use shakmaty::Position;
-use uci960::engine::{EngineCommand, EngineError, StopStep, UciEngine};
 use uci960::notation::castling::{CastlingNotation, parse_move};
 use uci960::notation::fen::parse_position;
 use uci960::uci::{GoParams, PositionCommand};
+use uci960::uci_client::{EngineCommand, EngineError, StopStep, UciEngine};
 
 const T: Duration = Duration::from_secs(30);
 
@@ -76,8 +76,8 @@ fn silent_engine_times_out() {
 /// parsing every line.
 #[test]
 fn stockfish_position_and_go_in_one_write() {
-    use uci960::engine::{EngineEvent, SearchCollector};
     use uci960::uci::parse_engine_line;
+    use uci960::uci_client::{EngineEvent, SearchCollector};
     let Some(sf) = common::require_engine("stockfish") else {
         return;
     };
@@ -97,7 +97,7 @@ fn stockfish_position_and_go_in_one_write() {
     e.position(&PositionCommand::fen(fen, moves)).unwrap();
     let two = e.go(&GoParams::nodes(3000), T).unwrap();
     assert!(one.bestmove.is_some() && one.score.is_some() && !one.pv.is_empty());
-    let key = |r: &uci960::engine::SearchResult| {
+    let key = |r: &uci960::uci_client::SearchResult| {
         (
             r.bestmove.clone(),
             r.depth,

@@ -3,7 +3,7 @@
 //! forward the lines it held during the handshake, send `quit` after them,
 //! and relay the engine's last answer before it exits 0.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

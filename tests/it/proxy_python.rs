@@ -2,7 +2,7 @@
 //! plays complete Chess960 games through `uci960 proxy`; python-chess
 //! checks every move.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

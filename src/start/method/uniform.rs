@@ -2,7 +2,7 @@
 //! (Double Fischer Random: white and black SP independent and uniform).
 
 use super::procedure::{DrawState, Event, Notes, Procedure, Transition};
-use crate::setup::{POSITIONS, StartPosition};
+use crate::start::{POSITIONS, StartPosition};
 
 /// Uniform over the 960 (`double = false`) or over the 960 × 960 pairs.
 #[derive(Clone, Copy, Debug)]

@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 use uci960::notation::fen::{FenFlavour, parse_position, position_fen};
-use uci960::setup::method::procedure::{replay, split_tokens};
-use uci960::setup::method::{MethodSpec, PositionSource};
-use uci960::setup::{BackRank, StartPosition};
+use uci960::start::method::procedure::{replay, split_tokens};
+use uci960::start::method::{MethodSpec, PositionSource};
+use uci960::start::{BackRank, StartPosition};
 
 /// A position reached by `plies` pseudo-random legal moves from a DFRC pair.
 fn wander(white: u32, black: u32, choices: &[u16]) -> Chess {

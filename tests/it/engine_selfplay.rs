@@ -4,8 +4,7 @@
 //! 70 plies (enough to see both castles), and a finished game must get
 //! `bestmove 0000` when no move is left.
 
-mod common;
-mod engine_support;
+use crate::engine_support;
 
 use engine_support::{Engine, Game, checked_move, random_start};
 use rand_core::SeedableRng;

@@ -2,7 +2,7 @@
 //! both directions, and validation with errors that say what is wrong.
 //!
 //! ```
-//! use uci960::setup::BackRank;
+//! use uci960::start::BackRank;
 //! let standard = BackRank::from_sp(518).unwrap();
 //! assert_eq!(standard.to_string(), "RNBQKBNR");
 //! assert_eq!(standard.sp(), 518);

@@ -2,8 +2,8 @@
 //! engine in tests/fakes: crash mid-search, hang, garbage output, wrong
 //! castling notation; and GUI EOF. Each ends with no engine process left.
 
-mod common;
-mod proxy_util;
+use crate::common;
+use crate::proxy_util;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};

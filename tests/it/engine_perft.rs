@@ -4,8 +4,7 @@
 //! cases. The divide's moves must be exactly the legal moves, in KxR with
 //! `UCI_Chess960` on and king-two-squares in standard positions with it off.
 
-mod common;
-mod engine_support;
+use crate::engine_support;
 
 use std::collections::BTreeMap;
 

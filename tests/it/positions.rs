@@ -1,7 +1,7 @@
 //! End-to-end tests of `uci960 positions` and `uci960 show`: the real binary,
 //! checked against shakmaty, the reference table and python-chess.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::process::{Command, Output};
@@ -169,7 +169,7 @@ fn check_start(xfen: &str, shredder: &str) -> (u16, u16) {
     assert_eq!(a.castles().castling_rights(), b.castles().castling_rights());
     assert_eq!(a.castles().castling_rights().count(), 4, "{xfen}");
     let start =
-        uci960::setup::StartPosition::from_chess(&a).unwrap_or_else(|e| panic!("{xfen}: {e}"));
+        uci960::start::StartPosition::from_chess(&a).unwrap_or_else(|e| panic!("{xfen}: {e}"));
     for color in Color::ALL {
         let (l, r) = start_rank(&start, color).rook_files();
         for file in [l, r] {
@@ -183,7 +183,7 @@ fn check_start(xfen: &str, shredder: &str) -> (u16, u16) {
     (start.white.sp(), start.black.sp())
 }
 
-fn start_rank(s: &uci960::setup::StartPosition, color: Color) -> uci960::setup::BackRank {
+fn start_rank(s: &uci960::start::StartPosition, color: Color) -> uci960::start::BackRank {
     if color.is_white() { s.white } else { s.black }
 }
 

@@ -1,8 +1,8 @@
 //! `uci960 proxy` with real engines: start-position injection, the
 //! refusal path for an engine without Chess960, the log, clean exits.
 
-mod common;
-mod proxy_util;
+use crate::common;
+use crate::proxy_util;
 
 use std::time::Duration;
 

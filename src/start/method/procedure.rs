@@ -9,7 +9,7 @@ use std::fmt;
 use shakmaty::Role;
 
 pub use super::rank_fix::{Note, Notes};
-use crate::setup::StartPosition;
+use crate::start::StartPosition;
 
 /// What kind of random event a method asks for; decides how outcomes are
 /// typed in and printed.
@@ -419,7 +419,7 @@ fn parse_label(kind: EventKind, token: &str) -> Result<u16, String> {
         EventKind::Draw => {
             let mut chars = token.chars();
             match (chars.next(), chars.next()) {
-                (Some(c), None) => crate::setup::backrank::role_of_letter(c)
+                (Some(c), None) => crate::start::backrank::role_of_letter(c)
                     .filter(|r| *r != Role::Pawn)
                     .map(role_label)
                     .ok_or_else(|| "not a piece letter (R, N, B, Q, K)".to_string()),

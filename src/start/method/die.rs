@@ -14,7 +14,7 @@
 use shakmaty::Role;
 
 use super::procedure::{DrawState, Event, Notes, Procedure, Transition};
-use crate::setup::{BackRank, StartPosition};
+use crate::start::{BackRank, StartPosition};
 
 /// The die method.
 #[derive(Clone, Copy, Debug)]
@@ -86,14 +86,14 @@ pub(super) fn rank_of(slots: [Option<Role>; 8]) -> BackRank {
     let roles = slots.map(|s| s.unwrap_or(Role::Pawn));
     BackRank::from_roles(roles).unwrap_or_else(|_| {
         debug_assert!(false, "method produced an invalid rank {roles:?}");
-        BackRank::from_sp(u32::from(crate::setup::STANDARD_SP)).unwrap_or_else(|_| unreachable!())
+        BackRank::from_sp(u32::from(crate::start::STANDARD_SP)).unwrap_or_else(|_| unreachable!())
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::method::procedure::{replay, split_tokens};
+    use crate::start::method::procedure::{replay, split_tokens};
 
     #[test]
     fn rolls_23323_give_the_standard_position() {

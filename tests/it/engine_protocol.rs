@@ -3,8 +3,7 @@
 //! `go`, bad input answered by `info string`, determinism at fixed depth and
 //! nodes, castling notation by `UCI_Chess960`, and clock-based `go`.
 
-mod common;
-mod engine_support;
+use crate::engine_support;
 
 use std::time::{Duration, Instant};
 

@@ -2,7 +2,7 @@
 //! read back by python-chess, fake engines for each fault, and
 //! interrupt-and-resume.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

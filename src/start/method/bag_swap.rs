@@ -8,7 +8,7 @@ use shakmaty::Role;
 use super::bag::{describe_next_square, full_bag, next_draw, take_onto_next_square};
 use super::procedure::{DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Note, Notes, king_between_rooks};
-use crate::setup::StartPosition;
+use crate::start::StartPosition;
 
 /// The swap bag method.
 #[derive(Clone, Copy, Debug)]
@@ -61,7 +61,7 @@ impl Procedure for BagSwap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::method::procedure::{replay, split_tokens};
+    use crate::start::method::procedure::{replay, split_tokens};
 
     #[test]
     fn same_colour_bishops_swap_the_leftmost_pair() {
