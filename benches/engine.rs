@@ -22,6 +22,9 @@ use uci960::builtin_engine::perft;
 use uci960::builtin_engine::search::{Limits, Searcher};
 use uci960::notation::fen::{FenFlavour, parse_position, position_fen};
 
+/// A stop flag never raised (perft counts to the end).
+static NO_STOP: AtomicBool = AtomicBool::new(false);
+
 const POSITIONS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
@@ -129,7 +132,7 @@ fn main() {
         b.iter(|| {
             positions
                 .iter()
-                .map(|p| perft::count(black_box(p), 4))
+                .filter_map(|p| perft::count(black_box(p), 4, &NO_STOP))
                 .sum::<u64>()
         })
     });
@@ -148,7 +151,15 @@ fn main() {
     let (shak, engine) = best_of(
         5,
         || time(|| positions.iter().map(|p| shakmaty::perft(p, 5)).sum::<u64>()).1,
-        || time(|| positions.iter().map(|p| perft::count(p, 5)).sum::<u64>()).1,
+        || {
+            time(|| {
+                positions
+                    .iter()
+                    .filter_map(|p| perft::count(p, 5, &NO_STOP))
+                    .sum::<u64>()
+            })
+            .1
+        },
     );
     let nodes5: u64 = positions.iter().map(|p| shakmaty::perft(p, 5)).sum();
     let (shak2, uci) = best_of(

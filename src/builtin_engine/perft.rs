@@ -3,7 +3,8 @@
 //!
 //! Counting is shakmaty's own move generator with bulk counting at the last
 //! ply, so these numbers are shakmaty's by construction; what this adds is
-//! the divide and a stop flag checked between root moves.
+//! the divide and a stop flag checked at every node above the last ply, so
+//! that `stop` ends even `go perft 99` at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -11,23 +12,27 @@ use shakmaty::{CastlingMode, Chess, Position};
 
 use super::moves::format_move;
 
-/// Leaf count of the move tree of `pos` at `depth` (bulk-counted).
-pub fn count(pos: &Chess, depth: u32) -> u64 {
+/// Leaf count of the move tree of `pos` at `depth` (bulk-counted); `None`
+/// when `stop` was raised.
+pub fn count(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
     let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return Some(moves.len() as u64);
     }
-    moves
-        .iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            count(&child, depth - 1)
-        })
-        .sum()
+    // One relaxed load per interior node: invisible beside move generation.
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for &m in &moves {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        total += count(&child, depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 /// The divide lines for `pos` at `depth` (at least 1): one line per root
@@ -47,7 +52,7 @@ pub fn divide(
         }
         let mut child = pos.clone();
         child.play_unchecked(m);
-        let n = count(&child, depth - 1);
+        let n = count(&child, depth - 1, stop)?;
         total += n;
         lines.push(format!("{}: {n}", format_move(m, mode)));
     }
@@ -74,8 +79,15 @@ mod tests {
         assert_eq!(lines[20], "");
         assert_eq!(lines[21], "Nodes searched: 400");
         assert_eq!(
-            count(&Chess::default(), 3),
-            shakmaty::perft(&Chess::default(), 3)
+            count(&Chess::default(), 3, &AtomicBool::new(false)),
+            Some(shakmaty::perft(&Chess::default(), 3))
         );
+    }
+
+    #[test]
+    fn a_raised_stop_ends_even_a_deep_perft() {
+        let stop = AtomicBool::new(true);
+        assert_eq!(count(&Chess::default(), 99, &stop), None);
+        assert_eq!(divide(&Chess::default(), 99, CastlingMode::Standard, &stop), None);
     }
 }

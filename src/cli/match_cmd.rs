@@ -91,8 +91,8 @@ pub struct MatchArgs {
     pub margin: Option<u64>,
     /// Seconds an engine may stay silent (no readyok, no bestmove) when it
     /// has no clock, before the game is lost as stalled.
-    #[arg(long)]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    pub timeout: Option<Duration>,
 }
 
 /// The TOML config: the same settings; engines as `[[engine]]` tables.
@@ -240,7 +240,10 @@ fn limits_of(
         tc: tc
             .map(|t| t.parse().map_err(|e: String| anyhow!(e)))
             .transpose()?,
-        movetime: st.map(Duration::from_secs_f64),
+        movetime: st
+            .map(|s| crate::seconds::config_key("st", s))
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
         nodes,
         depth,
     })
@@ -266,8 +269,7 @@ struct Settings {
 fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
     let config: MatchConfig = match &args.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading config {}", path.display()))?;
+            let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
             toml::from_str(&text).with_context(|| format!("config {}", path.display()))?
         }
         None => MatchConfig::default(),
@@ -283,8 +285,8 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
     };
     let st = match &args.st {
         Some(s) => Some(
-            parse_seconds(s)
-                .ok_or_else(|| anyhow!("--st '{s}': not seconds"))?
+            crate::seconds::parse_positive(s)
+                .map_err(|e| anyhow!("--st: {e}"))?
                 .as_secs_f64(),
         ),
         None => config.st,
@@ -326,9 +328,14 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
                     toml::Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                (k.clone(), v)
+                crate::uci::SetOption::new(k, &v)
+                    .map_err(|err| anyhow!("engine {}: {err}", i + 1))?;
+                Ok((k.clone(), v))
             })
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
+        if let Some(name) = &e.name {
+            crate::uci::single_line(&format!("engine {} name", i + 1), name)?;
+        }
         engines.push(EngineSpec {
             name: e.name.clone().unwrap_or_default(),
             cmd,
@@ -379,10 +386,11 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
         .or(config.start)
         .unwrap_or_else(|| "random".into());
     let start: MethodSpec = start_text.parse()?;
-    let timeout = args.timeout.or(config.timeout).unwrap_or(30.0);
-    if !(timeout.is_finite() && timeout > 0.0) {
-        bail!("--timeout must be a positive number of seconds");
-    }
+    let timeout = match (args.timeout, config.timeout) {
+        (Some(t), _) => t,
+        (None, Some(t)) => crate::seconds::config_key("timeout", t).map_err(anyhow::Error::msg)?,
+        (None, None) => Duration::from_secs(30),
+    };
     Ok(Settings {
         engines,
         games: round_up_even(args.games.or(config.games).unwrap_or(2)),
@@ -403,7 +411,7 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
         },
         sprt,
         margin: Duration::from_millis(args.margin.or(config.margin).unwrap_or(100)),
-        timeout: Duration::from_secs_f64(timeout),
+        timeout,
     })
 }
 
@@ -431,10 +439,14 @@ fn pgn_date() -> String {
 
 /// Games already in the PGN, checked against this match's schedule.
 fn read_done(path: &Path, plan: &MatchPlan) -> anyhow::Result<Vec<GameSummary>> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::files::read_text(path, "PGN", crate::files::PGN_LIMIT) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(crate::files::FileError::Open { cause, .. })
+            if cause.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(e.into()),
     };
     // Games are written whole, each ending with a blank line; a file that
     // does not end so was cut inside its last game (killed mid-write): drop
@@ -617,11 +629,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         tally,
         Arc::clone(&interrupted),
     )?;
-    let table = report.tally.render(sprt.as_ref());
-    print!("{table}");
+    let mut table = report.tally.render(sprt.as_ref());
     if report.sprt_stopped {
-        println!("SPRT: a bound was crossed; the match stopped early.");
+        table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }
+    // The file first: a closed stdout must not cost it.
     if let Some(path) = &s.json {
         let mut json = report.tally.to_json(sprt.as_ref());
         json["interrupted"] = serde_json::json!(report.interrupted);
@@ -629,6 +641,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    super::output::emit(&table)?;
     if report.interrupted {
         eprintln!(
             "uci960: interrupted; the PGN holds only complete games. Run again with --resume to finish."
@@ -651,7 +664,7 @@ fn complete_prefix(text: &str) -> Option<&str> {
 }
 
 fn seed_from_pgn(path: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::files::read_text(path, "PGN", crate::files::PGN_LIMIT).ok()?;
     let games = read_games(&text).ok()?;
     games.first()?.tag("Seed")?.parse().ok()
 }

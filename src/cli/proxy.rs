@@ -39,8 +39,8 @@ pub struct ProxyArgs {
     pub log: Option<PathBuf>,
     /// Seconds without `readyok`/`bestmove` after `isready`/`stop` before
     /// the proxy reports a silent engine.
-    #[arg(long, value_name = "SECONDS")]
-    pub silence_timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    pub silence_timeout: Option<Duration>,
     /// The engine program: another spelling of a trailing ENGINE without
     /// arguments (cutechess-cli and fastchess users type `--engine`).
     #[arg(long = "engine", value_name = "CMD", conflicts_with = "engine")]
@@ -83,12 +83,9 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
         settings.log = args.log.clone();
     }
     if let Some(t) = args.silence_timeout {
-        anyhow::ensure!(
-            t.is_finite() && t > 0.0,
-            "--silence-timeout must be a positive number of seconds, not {t}"
-        );
-        settings.silence_timeout = Duration::from_secs_f64(t);
+        settings.silence_timeout = t;
     }
+    settings.check_one_line()?;
     let cmd = match (&args.engine_program, args.engine.split_first()) {
         (Some(program), _) => EngineCommand::new(program),
         (None, Some((program, rest))) => {
