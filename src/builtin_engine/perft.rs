@@ -88,6 +88,9 @@ mod tests {
     fn a_raised_stop_ends_even_a_deep_perft() {
         let stop = AtomicBool::new(true);
         assert_eq!(count(&Chess::default(), 99, &stop), None);
-        assert_eq!(divide(&Chess::default(), 99, CastlingMode::Standard, &stop), None);
+        assert_eq!(
+            divide(&Chess::default(), 99, CastlingMode::Standard, &stop),
+            None
+        );
     }
 }

@@ -12,6 +12,7 @@ use clap::Args;
 use crate::notation::fen::FenFlavour;
 use crate::proxy::config::{ProxyConfig, parse_start};
 use crate::proxy::{GuiCastling, Settings};
+use crate::start::method::{MethodSpec, PositionSource};
 use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug)]
@@ -86,6 +87,11 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
         settings.silence_timeout = t;
     }
     settings.check_one_line()?;
+    // A book is read now, so that a bad one is a usage error at start, not
+    // a surprise at the first `ucinewgame`.
+    if let Some(spec @ MethodSpec::Book { .. }) = &settings.start {
+        PositionSource::new(spec, 0)?;
+    }
     let cmd = match (&args.engine_program, args.engine.split_first()) {
         (Some(program), _) => EngineCommand::new(program),
         (None, Some((program, rest))) => {
