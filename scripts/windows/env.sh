@@ -45,6 +45,7 @@ ensure_wine_prefix() {
   system32="$WINEPREFIX/drive_c/windows/system32"
   if [ ! -d "$system32" ]; then
     echo "windows: creating the wine prefix $WINEPREFIX"
+    mkdir -p "$(dirname "$WINEPREFIX")"
     wineboot -i >/dev/null 2>&1 || true
     wineserver -w 2>/dev/null || true
   fi
