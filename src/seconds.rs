@@ -30,7 +30,8 @@ pub enum SecondsError {
 
 /// Checks a number of seconds (0 allowed).
 pub fn from_f64(value: f64) -> Result<Duration, SecondsError> {
-    let shown = || value.to_string();
+    // Debug: `1e300` stays short (Display writes all 301 digits).
+    let shown = || format!("{value:?}");
     if value.is_nan() || value.is_infinite() {
         return Err(SecondsError::NotFinite(shown()));
     }
@@ -48,7 +49,7 @@ pub fn from_f64(value: f64) -> Result<Duration, SecondsError> {
 pub fn positive_f64(value: f64) -> Result<Duration, SecondsError> {
     let d = from_f64(value)?;
     if d.is_zero() {
-        return Err(SecondsError::Zero(value.to_string()));
+        return Err(SecondsError::Zero(format!("{value:?}")));
     }
     Ok(d)
 }
@@ -146,7 +147,7 @@ mod tests {
         assert!(positive_f64(1e300).is_err());
         assert_eq!(
             config_key("silence-timeout", -2.0).unwrap_err(),
-            "silence-timeout: '-2' is negative; seconds are 0 or more"
+            "silence-timeout: '-2.0' is negative; seconds are 0 or more"
         );
     }
 }
