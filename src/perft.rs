@@ -31,8 +31,8 @@ mod tests {
     #[test]
     fn divide_sums_to_perft_in_a_chess960_position() {
         // Kiwipete-like castling geometry in a Chess960 start (SP 0).
-        let pos = parse_position("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1")
-            .unwrap();
+        let pos =
+            parse_position("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1").unwrap();
         for depth in 1..=3 {
             let total: u64 = divide(&pos, depth).map(|(_, n)| n).sum();
             assert_eq!(total, perft(&pos, depth), "depth {depth}");

@@ -18,10 +18,10 @@
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::moves::{format_line, format_move, notation_for};
-use crate::notation::castling::{CastlingNotation, parse_move};
 use super::search::{Limits, MAX_PLY, Report, Score, SearchResult, position_hash};
 use super::time::Clock;
 use super::tt;
+use crate::notation::castling::{CastlingNotation, parse_move};
 use crate::notation::fen::parse_position;
 use crate::uci::GoParams;
 

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use shakmaty::uci::UciMove;
 use shakmaty::Chess;
+use shakmaty::uci::UciMove;
 
 /// An engine's divide: count per move (UCI text as the engine wrote it)
 /// and the total it announced.
@@ -78,7 +78,9 @@ fn parse_count(line: &str, text: &str) -> Result<u64, DivideError> {
 pub fn reference_divide(pos: &Chess, depth: u32) -> Divide {
     let mut divide = Divide::default();
     for (m, n) in crate::perft::divide(pos, depth) {
-        divide.moves.insert(UciMove::from_chess960(m).to_string(), n);
+        divide
+            .moves
+            .insert(UciMove::from_chess960(m).to_string(), n);
         divide.total += n;
     }
     divide
