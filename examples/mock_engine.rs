@@ -189,6 +189,8 @@ fn main() {
     }
     let mut child_pid = None;
     if f.fork_child {
+        // Never waited for on purpose: the grandchild is meant to outlive us.
+        #[allow(clippy::zombie_processes)]
         let child = std::env::current_exe()
             .and_then(|exe| {
                 std::process::Command::new(exe)
@@ -397,14 +399,14 @@ impl Mock {
             self.hung = true;
             return;
         }
-        if let ["perft", depth, ..] = args {
-            if let Ok(depth) = depth.parse::<u32>() {
-                if self.f.crash_on_go == Some(n) {
-                    crash(self.f.crash_exit);
-                }
-                self.perft(depth);
-                return;
+        if let ["perft", depth, ..] = args
+            && let Ok(depth) = depth.parse::<u32>()
+        {
+            if self.f.crash_on_go == Some(n) {
+                crash(self.f.crash_exit);
             }
+            self.perft(depth);
+            return;
         }
         let fault = if self.f.crash_on_go == Some(n) {
             GoFault::Crash
@@ -573,9 +575,10 @@ fn restore_rights(start: &Chess, pos: Chess) -> Chess {
         }
     }
     setup.castling_rights = rights;
-    Chess::from_setup(setup, CastlingMode::Chess960)
-        .or_else(|e| e.ignore_invalid_castling_rights())
-        .unwrap_or(pos)
+    match Chess::from_setup(setup, CastlingMode::Chess960) {
+        Ok(p) => p,
+        Err(e) => e.ignore_invalid_castling_rights().unwrap_or(pos),
+    }
 }
 
 /// Dies as a crashing engine does (see the module docs).

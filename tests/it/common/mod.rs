@@ -16,7 +16,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
-pub use client::{Client, OnDrop, PATIENCE, line_reader};
+pub use client::{Client, OnDrop, PATIENCE};
 pub use process::{alive, children_of, gone_within, wait_exit};
 
 /// The `uci960` binary built for this test run.

@@ -11,8 +11,6 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 use crate::common::{self, Client, OnDrop};
 
-pub use common::PATIENCE;
-
 /// `uci960 engine` driven by the shared test client ([`common::Client`]);
 /// dropping it sends `quit`.
 pub struct Engine(Client);

@@ -7,7 +7,7 @@ use std::process::{Command, ExitStatus};
 
 use crate::common::{self, Client, OnDrop};
 
-pub use crate::common::{PATIENCE as T, alive, children_of, gone_within, wait_exit};
+pub use crate::common::{alive, children_of, gone_within, wait_exit};
 
 /// A running `uci960 proxy`; dropping it kills the proxy.
 pub struct Proxy(Client);
