@@ -1,39 +1,16 @@
 //! `go perft N`: the move path count, split by root move, in Stockfish's
 //! form (`e2e4: 20` per root move, a blank line, `Nodes searched: N`).
 //!
-//! Counting is shakmaty's own move generator with bulk counting at the last
-//! ply, so these numbers are shakmaty's by construction; what this adds is
-//! the divide and a stop flag checked at every node above the last ply, so
-//! that `stop` ends even `go perft 99` at once.
+//! The counts are [`crate::perft::divide_until`], shakmaty's by
+//! construction; what this adds is the text form. The stop flag is checked
+//! at every node above the last ply, so `stop` ends even `go perft 99`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess};
 
 use super::moves::format_move;
-
-/// Leaf count of the move tree of `pos` at `depth` (bulk-counted); `None`
-/// when `stop` was raised.
-pub fn count(pos: &Chess, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
-    }
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return Some(moves.len() as u64);
-    }
-    // One relaxed load per interior node: invisible beside move generation.
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let mut total = 0;
-    for &m in &moves {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        total += count(&child, depth - 1, stop)?;
-    }
-    Some(total)
-}
+use crate::perft;
 
 /// The divide lines for `pos` at `depth` (at least 1): one line per root
 /// move, a blank line, the total. `None` when `stop` was raised.
@@ -43,16 +20,10 @@ pub fn divide(
     mode: CastlingMode,
     stop: &AtomicBool,
 ) -> Option<Vec<String>> {
-    let depth = depth.max(1);
     let mut lines = Vec::new();
     let mut total = 0;
-    for m in pos.legal_moves() {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let n = count(&child, depth - 1, stop)?;
+    for (m, n) in perft::divide_until(pos, depth.max(1), stop) {
+        let n = n?;
         total += n;
         lines.push(format!("{}: {n}", format_move(m, mode)));
     }
@@ -78,19 +49,5 @@ mod tests {
         assert!(lines.contains(&"e2e4: 20".to_string()));
         assert_eq!(lines[20], "");
         assert_eq!(lines[21], "Nodes searched: 400");
-        assert_eq!(
-            count(&Chess::default(), 3, &AtomicBool::new(false)),
-            Some(shakmaty::perft(&Chess::default(), 3))
-        );
-    }
-
-    #[test]
-    fn a_raised_stop_ends_even_a_deep_perft() {
-        let stop = AtomicBool::new(true);
-        assert_eq!(count(&Chess::default(), 99, &stop), None);
-        assert_eq!(
-            divide(&Chess::default(), 99, CastlingMode::Standard, &stop),
-            None
-        );
     }
 }
