@@ -11,8 +11,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use crate::common::uci960;
+use crate::common::{PATIENCE as T, wait_exit};
 use crate::engine_support::Engine;
-use crate::proxy_util::{Proxy, T, wait_exit};
+use crate::proxy_util::Proxy;
 
 /// A scratch directory of this test process.
 fn scratch(name: &str) -> PathBuf {
