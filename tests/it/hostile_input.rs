@@ -303,7 +303,7 @@ fn a_config_option_value_cannot_inject_a_uci_command() {
 fn a_carriage_return_inside_a_gui_line_is_not_sent() {
     let mut p = Proxy::start(&[]);
     p.handshake();
-    p.send_bytes(b"setoption name Hash value 1\rquit");
+    p.send_bytes(b"setoption name Hash value 1\rquit\n");
     let said = p.wait_line("info string uci960: a GUI line holds a carriage return");
     assert!(said.contains("not sent"), "{said}");
     // The engine did not quit: it still answers.
