@@ -313,7 +313,10 @@ mod tests {
         t.record(&game(1, GameResult::WhiteWins, Termination::Checkmate));
         t.record(&game(2, GameResult::WhiteWins, Termination::Checkmate));
         let table = t.render(None);
-        assert!(table.contains("Elo difference: 0.0 +/- inf (95 %), LOS: 50.0 %"), "{table}");
+        assert!(
+            table.contains("Elo difference: 0.0 +/- inf (95 %), LOS: 50.0 %"),
+            "{table}"
+        );
         let json = t.to_json(None);
         assert_eq!(json["first_engine"]["los"], 0.5);
         assert_eq!(json["first_engine"]["elo"], 0.0);
