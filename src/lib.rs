@@ -21,6 +21,7 @@
 //! | [`conformance`] | the castling conformance suite |
 //! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
+//! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
 //! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
@@ -40,3 +41,4 @@ pub mod start;
 pub mod tournament;
 pub mod uci;
 pub mod uci_client;
+pub mod utc;
