@@ -1,6 +1,8 @@
 //! Process-level fuzzer of `uci960 proxy` (issue 12): the real binary in
 //! front of the Rust mock engine (`examples/mock_engine.rs`), fed random
-//! and mutated GUI traffic in bursts (one write per batch). After every
+//! and mutated GUI traffic in bursts (one write per batch); every fourth
+//! session the mock answers each `go` with garbage (`--garbage`: invalid
+//! UTF-8, a 1 MiB line, NUL bytes), so the engine side is hostile too. After every
 //! batch it checks that
 //! * `isready` is answered with `readyok` within 5 s,
 //! * no stderr line holds `panicked`,
@@ -115,12 +117,14 @@ fn session(
     inputs: &mut Gen,
     corpus: &[Vec<u8>],
     batches: u64,
+    garbage: bool,
     stats: &mut Stats,
 ) -> Result<(), String> {
     let (uci960, mock) = binaries();
     let mut child: Child = Command::new(&uci960)
         .args(["proxy", "--seed", "1", "--"])
         .arg(&mock)
+        .args(garbage.then_some("--garbage"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -239,9 +243,17 @@ fn main() {
     for n in 0..sessions {
         let session_seed = seed.wrapping_mul(1_000_003).wrapping_add(n);
         let mut inputs = Gen::new(session_seed);
-        if let Err(e) = session(&mut inputs, &corpus, batches, &mut stats) {
+        if let Err(e) = session(&mut inputs, &corpus, batches, n % 4 == 3, &mut stats) {
             failures += 1;
             println!("FAILURE session seed {session_seed}: {e}");
+        }
+        if (n + 1) % 1000 == 0 {
+            println!(
+                "  {} sessions, {} batches, {failures} failures, {:.0} s",
+                n + 1,
+                stats.batches,
+                started.elapsed().as_secs_f64()
+            );
         }
     }
     println!(
