@@ -18,7 +18,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::match_cmd::{EngineConfig, group_engine_tokens, parse_engine_tokens};
+use crate::uci_client::command::{EngineConfig, group_engine_tokens, parse_engine_tokens};
 use crate::conformance::engine_driver::{EngineDriver, EngineSetup, SEARCH_TIMEOUT};
 use crate::conformance::junit::junit_xml;
 use crate::conformance::report::{CheckName, SuiteReport};
@@ -128,26 +128,10 @@ fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Su
                 i + 1
             );
         }
-        let cmd = match &e.cmd {
-            Some(program) => EngineCommand {
-                program: program.clone(),
-                args: e.args.clone(),
-                dir: e.dir.clone(),
-            },
-            None if e.args.is_empty() => EngineCommand::builtin(),
-            None => bail!("--engine {}: arg= without cmd=", i + 1),
-        };
-        let options = e
-            .options
-            .iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    toml::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                (k.clone(), v)
-            })
-            .collect();
+        let cmd = e
+            .command()
+            .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
+        let options = e.option_pairs();
         out.push(subject(
             cmd,
             options,

@@ -478,13 +478,14 @@ impl SuiteReport {
                 let checks: Vec<String> =
                     d.checks.iter().map(|(c, n)| format!("{c} {n}")).collect();
                 out.push_str(&format!(
-                    "\n{}. {}\n   found {} times ({})\n",
+                    "\n{}. {}\n   found {} times ({}); reproducer from {}:\n",
                     i + 1,
                     d.line,
                     d.count,
-                    checks.join(", ")
+                    checks.join(", "),
+                    d.check
                 ));
-                render_failure(&mut out, &d.reproducer, &format!("   {}: ", d.check));
+                render_failure(&mut out, &d.reproducer, "   ");
             }
         }
         out.push_str(&format!(

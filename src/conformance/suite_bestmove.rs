@@ -112,6 +112,22 @@ impl Run<'_> {
                     found.pass();
                     notation.pass();
                 }
+                Answer::CastleKingSquares
+                    if is_legal(&c.position, &standard)
+                        && self.confirm_misread(&c.position, &[], |a| a == kxr).is_some() =>
+                {
+                    // The answer is also a plain king step, and with a
+                    // field it can read the engine castles: it did not
+                    // mean a castle here.
+                    found.fail_dfrc(
+                        failure(
+                            format!("{kxr}, the castle ({why})"),
+                            format!("{answer} (a plain king step here; with only its own castling rights in the field the engine plays {kxr})"),
+                        )
+                        .diagnosed(self.field_probe(&c.position, &[]).map_or(Diagnosis::MissesForcedCastle, |p| p.0)),
+                        c.dfrc,
+                    );
+                }
                 Answer::CastleKingSquares => {
                     found.pass();
                     notation.fail_dfrc(
