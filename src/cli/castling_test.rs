@@ -18,7 +18,6 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::uci_client::command::{EngineConfig, group_engine_tokens, parse_engine_tokens};
 use crate::conformance::engine_driver::{EngineDriver, EngineSetup, SEARCH_TIMEOUT};
 use crate::conformance::junit::junit_xml;
 use crate::conformance::report::{CheckName, SuiteReport};
@@ -29,6 +28,7 @@ use crate::conformance::suite::{
 use crate::conformance::table::{engines_table, proxy_table};
 use crate::notation::fen::FenFlavour;
 use crate::uci_client::EngineCommand;
+use crate::uci_client::command::{EngineConfig, group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug)]
 pub struct CastlingTestArgs {

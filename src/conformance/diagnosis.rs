@@ -106,7 +106,7 @@ impl Diagnosis {
                 "Shredder-FEN castling field misread where White's and Black's rook files differ (right when given only the side to move's files)"
             }
             XfenAmbiguityMisread => {
-                "X-FEN castling field misread: K/Q (outermost rook) or a file letter (inner rook) taken for the wrong rook (right when given Shredder-FEN)"
+                "X-FEN castling field misread: K/Q (the outermost rook, not always on the h/a file) or a file letter (an inner rook) taken for the wrong rook (right when given Shredder-FEN)"
             }
             PerftMissesLegalCastle => {
                 "perft wrong only at positions where castling is legal: a legal castle is not generated"
@@ -215,10 +215,11 @@ pub fn files_differ(pos: &Chess) -> bool {
     !w.is_empty() && !b.is_empty() && w != b
 }
 
-/// A castling right on a side of the king where the colour has two rooks
-/// on its back rank: `K`/`Q` means the outermost one, an inner rook needs
-/// its file letter, and a reader that ignores either takes the wrong rook.
-pub fn xfen_ambiguous(pos: &Chess) -> bool {
+/// A castling field an X-FEN reader can get wrong: a right whose rook is
+/// not on the a- or h-file (`K`/`Q` then does not mean the corner rook),
+/// or whose side of the king holds two rooks (`K`/`Q` means the outermost,
+/// an inner rook needs its file letter).
+pub fn xfen_misreadable(pos: &Chess) -> bool {
     let rights = pos.castles().castling_rights();
     Color::ALL.into_iter().any(|color| {
         let Some(king) = pos.board().king_of(color) else {
@@ -230,7 +231,7 @@ pub fn xfen_ambiguous(pos: &Chess) -> bool {
                 .into_iter()
                 .filter(|r| (r.file() > king.file()) == (right.file() > king.file()))
                 .count();
-            same_side >= 2
+            same_side >= 2 || !matches!(right.file(), shakmaty::File::A | shakmaty::File::H)
         })
     })
 }
@@ -340,10 +341,13 @@ mod tests {
         );
         let standard = parse_position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         assert!(!files_differ(&standard));
-        assert!(!xfen_ambiguous(&standard));
+        assert!(!xfen_misreadable(&standard));
         // Two white rooks on the king side, the right on the outer one.
         let two = parse_position("4k3/8/8/8/8/8/8/1K3R1R w H - 0 1").unwrap();
-        assert!(xfen_ambiguous(&two));
+        assert!(xfen_misreadable(&two));
+        // K b1, R c1: X-FEN `K` is not the h-file rook.
+        let inner = parse_position("4k3/8/8/8/8/8/8/1KR5 w C - 0 1").unwrap();
+        assert!(xfen_misreadable(&inner));
     }
 
     #[test]

@@ -209,6 +209,9 @@ pub struct CheckReport {
     pub diagnoses: Vec<Diagnosed>,
     /// Positions left out after the engine failed too often in a row.
     pub not_run: usize,
+    /// The label of every failing position (for comparing runs).
+    #[serde(skip)]
+    pub failed_labels: Vec<String>,
     /// Extra facts (timings, node counts) for the curious.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -226,6 +229,7 @@ impl CheckReport {
             kinds: Kinds::default(),
             diagnoses: Vec::new(),
             not_run: 0,
+            failed_labels: Vec::new(),
             note: None,
             seconds: 0.0,
         }
@@ -259,6 +263,7 @@ impl Tally {
         self.report.positions += 1;
         self.report.failures += 1;
         self.report.kinds.add(failure.kind);
+        self.report.failed_labels.push(failure.label.clone());
         if let Some(d) = failure.diagnosis {
             let entry = self.diagnoses.entry(d).or_insert_with(|| Diagnosed {
                 diagnosis: d,

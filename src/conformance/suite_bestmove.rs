@@ -8,7 +8,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::answer::{Answer, castle_notations, classify, is_legal, is_legal_any_notation};
-use super::diagnosis::{Diagnosis, files_differ, rights_of_only, xfen_ambiguous};
+use super::diagnosis::{Diagnosis, files_differ, rights_of_only, xfen_misreadable};
 use super::forced::{Crafted, Forcing};
 use super::moves_list::{MovesListScenario, misapplied_positions};
 use super::perft::reference_divide;
@@ -50,7 +50,7 @@ impl Run<'_> {
                 let line = position_line(FenFlavour::Shredder, &stripped, moves);
                 Some((Diagnosis::ShredderFieldMisread, line, end))
             }
-            FenFlavour::XFen if xfen_ambiguous(start) => {
+            FenFlavour::XFen if xfen_misreadable(start) => {
                 let line = position_line(FenFlavour::Shredder, start, moves);
                 Some((Diagnosis::XfenAmbiguityMisread, line, end))
             }
@@ -114,7 +114,9 @@ impl Run<'_> {
                 }
                 Answer::CastleKingSquares
                     if is_legal(&c.position, &standard)
-                        && self.confirm_misread(&c.position, &[], |a| a == kxr).is_some() =>
+                        && self
+                            .confirm_misread(&c.position, &[], |a| a == kxr)
+                            .is_some() =>
                 {
                     // The answer is also a plain king step, and with a
                     // field it can read the engine castles: it did not

@@ -194,7 +194,16 @@ impl Run<'_> {
                             drilled += 1;
                             self.drill(l, level, f)
                         } else {
-                            shallow(level, f)
+                            let f = shallow(level, f);
+                            match f.diagnosis {
+                                Some(d) if castling_bug(d) => {
+                                    match self.confirm_perft_misread(&l.position, &[]) {
+                                        Some(confirmed) => f.diagnosed(confirmed),
+                                        None => f,
+                                    }
+                                }
+                                _ => f,
+                            }
                         });
                     }
                 },

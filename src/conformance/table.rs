@@ -127,7 +127,17 @@ pub fn proxy_table(direct: &SuiteReport, proxied: &SuiteReport) -> String {
         let effect = match proxy_effect(d, p) {
             ProxyEffect::BothPass => "-".to_string(),
             ProxyEffect::Repaired => "REPAIRED".to_string(),
-            ProxyEffect::NotRepaired(why) => format!("not repaired: {why}"),
+            ProxyEffect::NotRepaired(why) => {
+                let (d, p) = (
+                    d.map_or(&[][..], |c| &c.failed_labels[..]),
+                    p.map_or(&[][..], |c| &c.failed_labels[..]),
+                );
+                let repaired = d.iter().filter(|l| !p.contains(l)).count();
+                let broken = p.iter().filter(|l| !d.contains(l)).count();
+                format!(
+                    "not repaired ({repaired} positions repaired, {broken} newly failing): {why}"
+                )
+            }
             ProxyEffect::Broken => "BROKEN by the proxy".to_string(),
             ProxyEffect::Other(why) => why,
         };
@@ -197,6 +207,9 @@ mod tests {
         let mut p = b.clone();
         p.through_proxy = true;
         let t = proxy_table(&b, &p);
-        assert!(t.contains("not repaired: keeps-lost-rights"), "{t}");
+        assert!(
+            t.contains("not repaired (0 positions repaired, 0 newly failing): keeps-lost-rights"),
+            "{t}"
+        );
     }
 }

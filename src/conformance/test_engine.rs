@@ -129,10 +129,13 @@ impl TestEngine {
             } else {
                 UciMove::from_move(m, CastlingMode::Chess960).to_string()
             };
-            if d.moves.contains_key(&text) {
-                d.duplicates.push(text);
-            } else {
-                d.moves.insert(text, n);
+            match d.moves.entry(text) {
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    d.duplicates.push(e.key().clone())
+                }
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(n);
+                }
             }
             d.total += n;
         }
@@ -188,7 +191,7 @@ impl Driver for TestEngine {
 
     fn best_move(&mut self, position: &str, _go: &str) -> Result<String, DriverError> {
         self.gos += 1;
-        if self.bug == Bug::Crashes && self.gos % 5 == 0 {
+        if self.bug == Bug::Crashes && self.gos.is_multiple_of(5) {
             return Err(DriverError::Exited("signal 11".into()));
         }
         let pos = self.setup_position(position)?;
