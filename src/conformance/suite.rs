@@ -357,14 +357,7 @@ pub fn run(
                 reports.push(CheckReport::skipped(check, reason));
             }
         }
-        return SuiteReport {
-            engine,
-            through_proxy: false,
-            perft_depth: options.perft_depth,
-            search_depth: options.search_depth,
-            seconds: started.elapsed().as_secs_f64(),
-            checks: reports,
-        };
+        return finished(engine, options, started, reports);
     }
 
     let perft = run.probe_perft(material);
@@ -431,13 +424,22 @@ pub fn run(
         });
     }
 
-    reports.sort_by_key(|r| r.check);
+    finished(engine, options, started, reports)
+}
+
+fn finished(
+    engine: String,
+    options: &Options,
+    started: Instant,
+    mut checks: Vec<CheckReport>,
+) -> SuiteReport {
+    checks.sort_by_key(|r| r.check);
     SuiteReport {
         engine,
         through_proxy: false,
         perft_depth: options.perft_depth,
         search_depth: options.search_depth,
         seconds: started.elapsed().as_secs_f64(),
-        checks: reports,
+        checks,
     }
 }

@@ -141,29 +141,24 @@ impl Run<'_> {
                         c.dfrc,
                     );
                 }
-                Answer::OtherLegal(mv) => {
+                Answer::OtherLegal(mv) | Answer::Illegal(mv) => {
+                    let legal = is_legal(&c.position, &mv);
                     let d = self
                         .confirm_misread(&c.position, &[], castled)
-                        .unwrap_or(Diagnosis::MissesForcedCastle);
-                    found.fail_dfrc(
-                        failure(
-                            format!("{kxr}, the castle ({why})"),
-                            format!("{mv} (legal, but not the castle)"),
+                        .unwrap_or(if legal {
+                            Diagnosis::MissesForcedCastle
+                        } else {
+                            Diagnosis::IllegalMove
+                        });
+                    let got = if legal {
+                        format!("{mv} (legal, but not the castle)")
+                    } else {
+                        format!(
+                            "{mv} (not a legal move; the castle in standard notation would be {standard})"
                         )
-                        .diagnosed(d),
-                        c.dfrc,
-                    );
-                }
-                Answer::Illegal(mv) => {
-                    let d = self
-                        .confirm_misread(&c.position, &[], castled)
-                        .unwrap_or(Diagnosis::IllegalMove);
+                    };
                     found.fail_dfrc(
-                        failure(
-                            format!("{kxr}, the castle ({why})"),
-                            format!("{mv} (not a legal move; the castle in standard notation would be {standard})"),
-                        )
-                        .diagnosed(d),
+                        failure(format!("{kxr}, the castle ({why})"), got).diagnosed(d),
                         c.dfrc,
                     );
                 }

@@ -24,40 +24,27 @@ const CHECKS: [&str; 9] = [
     "hidden-state",
 ];
 
+/// Runs castling-test on `engine` (none: the built-in engine) with `extra`
+/// options; the JSON report.
 fn run(engine: &[&str], extra: &[&str]) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("uci960-castling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = dir.join(format!(
-        "{}.json",
-        engine
-            .iter()
-            .map(|s| Path::new(s)
+    let name = engine
+        .iter()
+        .map(|s| {
+            Path::new(s)
                 .file_name()
                 .unwrap()
                 .to_string_lossy()
-                .into_owned())
-            .collect::<Vec<_>>()
-            .join("_")
-            + "builtin"
-    ));
-    let out = Command::new(common::uci960())
-        .arg("castling-test")
-        .args(["--dfrc-positions", "40", "--json"])
-        .arg(&json)
-        .args(extra)
-        .args(if engine.is_empty() {
-            &[][..]
-        } else {
-            &["--"][..]
+                .into_owned()
         })
-        .args(engine)
-        .output()
-        .unwrap();
-    let report = std::fs::read_to_string(&json)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Value::Null);
-    (out, report)
+        .collect::<Vec<_>>()
+        .join("_")
+        + "builtin";
+    let mut args: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    if !engine.is_empty() {
+        args.push("--".into());
+        args.extend(engine.iter().map(|s| s.to_string()));
+    }
+    run_args(&args, &name)
 }
 
 fn result(report: &Value, check: &str) -> String {
@@ -104,14 +91,28 @@ fn every_check_ran(report: &Value, out: &Output) {
     }
 }
 
-/// Runs castling-test with free arguments; the JSON report.
+/// The row of `check` in the table of what the proxy changes.
+fn proxy_row(out: &Output, check: &str) -> String {
+    let all = text(out);
+    let table = &all[all
+        .find("what `uci960 proxy` changes")
+        .expect("the proxy table")..];
+    table
+        .lines()
+        .find(|l| l.starts_with(check))
+        .expect("a row for the check")
+        .to_string()
+}
+
+/// Runs castling-test with `args` after the common ones (40 DFRC
+/// positions, JSON to a file named after `name`); the JSON report.
 fn run_args(args: &[String], name: &str) -> (Output, Value) {
     let dir = std::env::temp_dir().join(format!("uci960-castling-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let json = dir.join(format!("{name}.json"));
     let out = Command::new(common::uci960())
         .arg("castling-test")
-        .args(["--dfrc-positions", "40", "--depth", "2", "--json"])
+        .args(["--dfrc-positions", "40", "--json"])
         .arg(&json)
         .args(args)
         .output()
@@ -298,14 +299,7 @@ fn glaurung_through_the_proxy_with_xfen() {
         .as_u64()
         .unwrap();
     assert!(direct > 0 && proxied > direct, "{direct} {proxied}");
-    let all = text(&out);
-    let table = &all[all
-        .find("what `uci960 proxy` changes")
-        .expect("the proxy table")..];
-    let row = table
-        .lines()
-        .find(|l| l.starts_with("forced-castle"))
-        .unwrap();
+    let row = proxy_row(&out, "forced-castle");
     assert!(row.contains("not repaired ("), "{row}");
     let count = |after: &str| -> u64 {
         let head = &row[..row.find(after).unwrap()];
@@ -346,14 +340,7 @@ fn toga_fails_declares_chess960_and_the_proxy_cannot_help() {
         "toga-proxy",
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
-    let all = text(&out);
-    let table = &all[all
-        .find("what `uci960 proxy` changes")
-        .expect("the proxy table")..];
-    let row = table
-        .lines()
-        .find(|l| l.starts_with("declares-chess960"))
-        .unwrap();
+    let row = proxy_row(&out, "declares-chess960");
     assert!(
         row.contains("not repaired") && row.contains("the proxy cannot help"),
         "{row}"
@@ -421,6 +408,7 @@ fn mock_fault_modes_are_named_by_their_diagnoses_in_one_table() {
     for (name, flags, _) in &modes {
         args.extend(common::mock_engine_spec(name, flags));
     }
+    args.extend(["--depth".to_string(), "2".to_string()]);
     let (out, report) = run_args(&args, "mock-modes");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let runs = report["runs"].as_array().expect("one run per engine");
@@ -453,8 +441,7 @@ fn mock_fault_modes_are_named_by_their_diagnoses_in_one_table() {
     assert!(header.contains("leaks"), "{header}");
     let row = all
         .lines()
-        .filter(|l| l.starts_with("hidden-state "))
-        .last()
+        .rfind(|l| l.starts_with("hidden-state "))
         .unwrap();
     // illegal: the fresh castle is already answered illegally, so no
     // scenario applies (skip); no960: nothing applies.
@@ -581,6 +568,7 @@ fn junit_xml_has_the_schema_attributes_and_the_reproducers() {
         "two-squares",
         &["--king-two-squares-perft"],
     ));
+    args.extend(["--depth".to_string(), "2".to_string()]);
     args.extend(["--junit".to_string(), xml.display().to_string()]);
     let (out, _) = run_args(&args, "junit");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
