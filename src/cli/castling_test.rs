@@ -6,9 +6,11 @@
 //! diagnoses and the distinct diagnoses with one minimal reproducer each;
 //! writes JSON (`--json`) and JUnit XML (`--junit`) for CI.
 //!
-//! Exit status: 0 when no check failed, 1 when one did, 2 for usage
-//! errors, 3 when an engine cannot be started (or a report cannot be
-//! written), 128+signal when interrupted.
+//! Exit status ([`super::exit`]): 0 when no check failed, 1 when one did,
+//! 2 for usage errors, 3 when an engine cannot be started (the other
+//! engines still run) or a report cannot be written, 128+signal when
+//! interrupted. The report files are written before stdout, so that a
+//! closed stdout does not cost them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -131,7 +133,9 @@ fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Su
         let cmd = e
             .command()
             .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
-        let options = e.option_pairs();
+        let options = e
+            .option_pairs()
+            .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
         out.push(subject(
             cmd,
             options,
@@ -223,6 +227,7 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
     let subjects = subjects(&args, Duration::from_secs_f64(args.timeout))?;
     exit_on_signal()?;
     let mut runs: Vec<SuiteReport> = Vec::new();
+    let mut text = String::new();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut could_not_start = false;
     for s in &subjects {
@@ -239,7 +244,7 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
             could_not_start = true;
             continue;
         };
-        print!("{}", direct.render());
+        text.push_str(&direct.render());
         runs.push(direct);
         if args.through_proxy {
             let proxied_setup = through_proxy(&s.setup, args.engine_fen)?;
@@ -249,27 +254,25 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
                 continue;
             };
             proxied.through_proxy = true;
-            println!();
-            print!("{}", proxied.render());
+            text.push('\n');
+            text.push_str(&proxied.render());
             runs.push(proxied);
             pairs.push((runs.len() - 2, runs.len() - 1));
         }
     }
     for &(d, p) in &pairs {
-        println!();
-        print!("{}", proxy_table(&runs[d], &runs[p]));
+        text.push('\n');
+        text.push_str(&proxy_table(&runs[d], &runs[p]));
     }
     if runs.len() > 1 {
-        println!();
+        text.push('\n');
         let all: Vec<&SuiteReport> = runs.iter().collect();
-        print!("{}", engines_table(&all));
+        text.push_str(&engines_table(&all));
     }
-    let written = write_reports(&args, &runs);
-    if could_not_start || written.is_err() {
-        if let Err(e) = written {
-            eprintln!("uci960: {e:#}");
-        }
-        return Ok(ExitCode::from(3));
+    write_reports(&args, &runs)?;
+    super::output::emit(&text)?;
+    if could_not_start {
+        return Ok(ExitCode::from(super::exit::RUNTIME));
     }
     Ok(if runs.iter().any(SuiteReport::failed) {
         ExitCode::from(1)

@@ -88,7 +88,8 @@ fn hostname() -> String {
 /// The JUnit XML document for one or more runs.
 pub fn junit_xml(runs: &[SuiteReport]) -> String {
     // xs:dateTime without a zone, as the schema's pattern wants.
-    let timestamp: String = crate::proxy::log::timestamp(std::time::SystemTime::now())
+    let timestamp: String = crate::utc::UtcTime::now()
+        .rfc3339_micros()
         .chars()
         .take(19)
         .collect();
