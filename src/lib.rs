@@ -18,6 +18,7 @@
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
 //! | [`conformance`] | the castling conformance suite |
+//! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
 //! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
@@ -29,6 +30,7 @@ pub mod cli;
 pub mod conformance;
 pub mod game;
 pub mod notation;
+pub mod platform;
 pub mod proxy;
 pub mod start;
 pub mod tournament;
