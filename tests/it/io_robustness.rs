@@ -65,7 +65,7 @@ fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
 /// 100k `go` lines in one write, to a Stockfish behind the proxy: Stockfish
 /// stops reading its input while its output is not read, so a proxy that
 /// blocks writing to it while not reading from it deadlocks both. Every
-/// `go` gets its `bestmove`, in order, and `isready` after them `readyok`.
+/// `go` gets its `bestmove`, and the `isready` after them `readyok`.
 #[test]
 fn a_burst_of_100k_go_lines_through_the_proxy_finishes() {
     let Some(sf) = common::require_engine("stockfish") else {
@@ -81,18 +81,18 @@ fn a_burst_of_100k_go_lines_through_the_proxy_finishes() {
         stdin.write_all(burst.as_bytes()).unwrap();
         stdin
     });
-    let mut bestmoves = 0;
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let (_, line) = p
-            .lines
-            .recv_timeout(left)
-            .unwrap_or_else(|e| panic!("{e:?} after {bestmoves} bestmoves"));
+    // Stockfish answers `isready` without waiting for the running search,
+    // so `readyok` may come just before the last `bestmove`.
+    let (mut bestmoves, mut ready) = (0, false);
+    while bestmoves < N || !ready {
+        // A deadlock shows as no line at all for a minute.
+        let Some((_, line)) = p.next_line(common::PATIENCE) else {
+            panic!("stuck after {bestmoves} bestmoves");
+        };
         if line.starts_with("bestmove") {
             bestmoves += 1;
         } else if line == "readyok" {
-            break;
+            ready = true;
         }
     }
     assert_eq!(bestmoves, N);
@@ -120,7 +120,7 @@ fn sigterm_ends_a_proxy_whose_gui_and_engine_both_stopped_reading() {
         .unwrap();
     let engine = engine_of(child.id());
     let mut stdin = child.stdin.take().unwrap();
-    let stderr = common::line_reader(child.stderr.take().unwrap());
+    let stderr = common::client::line_reader(child.stderr.take().unwrap());
     // The GUI never reads stdout; the write blocks once every pipe is full.
     std::thread::spawn(move || {
         let burst = "uci\n".to_string() + &"go depth 1\n".repeat(400_000);
@@ -194,10 +194,7 @@ fn an_engine_killed_by_a_signal_is_reported_by_name() {
     let engine = engine_of(p.pid());
     signal(engine, libc::SIGSEGV);
     let line = p.wait_line("info string uci960: engine");
-    assert!(
-        line.ends_with("killed by signal 11 (SIGSEGV)"),
-        "{line}"
-    );
+    assert!(line.ends_with("killed by signal 11 (SIGSEGV)"), "{line}");
     let (status, _, err) = p.finish();
     assert_eq!(status.code(), Some(1));
     assert!(err.contains("killed by signal 11 (SIGSEGV)"), "{err}");
@@ -254,7 +251,14 @@ fn sigint_ends_castling_test_in_a_long_perft() {
         return;
     };
     let mut child = Command::new(common::uci960())
-        .args(["castling-test", "--depth", "7", "--only", "perft-start", "--"])
+        .args([
+            "castling-test",
+            "--depth",
+            "7",
+            "--only",
+            "perft-start",
+            "--",
+        ])
         .arg(&sf)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -270,5 +274,76 @@ fn sigint_ends_castling_test_in_a_long_perft() {
     signal(child.id(), libc::SIGINT);
     let status = wait_exit(&mut child);
     assert_eq!(status.code(), Some(128 + 2));
-    assert!(gone_within(engine, GUARD), "the engine outlived castling-test");
+    assert!(
+        gone_within(engine, GUARD),
+        "the engine outlived castling-test"
+    );
+}
+
+/// The grandchild pid a `--fork-child` mock announces.
+fn grandchild_of(line: &str) -> u32 {
+    line.rsplit(' ')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no pid in {line:?}"))
+}
+
+/// An engine that leaves a child of its own behind (a wrapper that forks
+/// instead of exec'ing): the child is in the engine's process group and
+/// goes with it, after a GUI `quit` and after SIGTERM alike.
+#[test]
+fn an_engine_s_own_child_does_not_outlive_the_proxy() {
+    let mock = common::mock_engine();
+    for sigterm in [false, true] {
+        let mut p = Proxy::start(&["--", mock.to_str().unwrap(), "--fork-child"]);
+        p.send("uci");
+        let grandchild = grandchild_of(&p.wait_line("info string grandchild pid"));
+        p.wait_line("uciok");
+        assert!(alive(grandchild));
+        if sigterm {
+            signal(p.pid(), libc::SIGTERM);
+            let status = wait_exit(&mut p.child);
+            assert_eq!(status.code(), Some(128 + 15));
+        } else {
+            p.send("quit");
+            let (status, _, _) = p.finish();
+            assert_eq!(status.code(), Some(0));
+        }
+        assert!(
+            gone_within(grandchild, GUARD),
+            "the engine's child outlived the proxy (sigterm: {sigterm})"
+        );
+    }
+}
+
+/// The same for the match runner: after the match, no engine's child is
+/// left (their pids come from the mock's pid log).
+#[test]
+fn an_engine_s_own_child_does_not_outlive_a_match() {
+    let dir = std::env::temp_dir().join(format!("uci960-io-fork-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("pids.log");
+    let _ = std::fs::remove_file(&log);
+    let pid_log = format!("--pid-log={}", log.display());
+    let mut args = vec!["match".to_string()];
+    args.extend(common::mock_engine_spec("a", &["--fork-child", &pid_log]));
+    args.extend(common::mock_engine_spec("b", &["--fork-child", &pid_log]));
+    args.extend(["--games", "2", "--seed", "3"].map(String::from));
+    let out = Command::new(common::uci960()).args(&args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let grandchildren: Vec<u32> = text
+        .lines()
+        .filter(|l| l.contains(" child "))
+        .map(grandchild_of)
+        .collect();
+    assert!(!grandchildren.is_empty(), "{text}");
+    for g in grandchildren {
+        assert!(gone_within(g, GUARD), "grandchild {g} outlived the match");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
