@@ -19,6 +19,7 @@
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
 //! | [`conformance`] | the castling conformance suite |
+//! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
 //! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
@@ -38,3 +39,4 @@ pub mod start;
 pub mod tournament;
 pub mod uci;
 pub mod uci_client;
+pub mod utc;
