@@ -28,6 +28,12 @@ enum Event {
     Done,
 }
 
+/// `quit` and end of input let a running or queued `go perft` finish when
+/// its depth is at most this (well under a second for any position, so
+/// `echo 'go perft 5' | uci960 engine` prints its answer); a deeper one
+/// (`go perft 99`) is stopped, so the engine always ends.
+pub const PERFT_DEPTH_KEPT_AT_QUIT: u32 = 5;
+
 /// Runs the engine on stdin and stdout until `quit` or end of input.
 pub fn run_stdio() -> io::Result<()> {
     run(io::BufReader::new(io::stdin()), io::stdout().lock())
@@ -60,11 +66,12 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
 
     let mut session = Session::new();
     // Stop flags of the searches and perfts handed out, oldest first, and
-    // whether each is a perft.
-    let mut outstanding: VecDeque<(Arc<AtomicBool>, bool)> = VecDeque::new();
-    let stop_all = |outstanding: &VecDeque<(Arc<AtomicBool>, bool)>, perfts_too: bool| {
-        for (flag, perft) in outstanding {
-            if perfts_too || !perft {
+    // each one's perft depth (0 for a search).
+    let mut outstanding: VecDeque<(Arc<AtomicBool>, u32)> = VecDeque::new();
+    // Stops every search, and every perft deeper than `keep_perft_depth`.
+    let stop_all = |outstanding: &VecDeque<(Arc<AtomicBool>, u32)>, keep_perft_depth: u32| {
+        for (flag, perft_depth) in outstanding {
+            if *perft_depth == 0 || *perft_depth > keep_perft_depth {
                 flag.store(true, Ordering::Relaxed);
             }
         }
@@ -90,21 +97,23 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
                     if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
                         result = Err(e);
                         quitting = true;
-                        stop_all(&outstanding, true);
+                        stop_all(&outstanding, 0);
                     }
                 }
                 Effect::Start(job) => {
                     let stop = Arc::new(AtomicBool::new(false));
                     match job {
                         Job::Resize(_) => {}
-                        Job::Perft { .. } => outstanding.push_back((Arc::clone(&stop), true)),
-                        Job::Search(_) => outstanding.push_back((Arc::clone(&stop), false)),
+                        Job::Perft { depth, .. } => {
+                            outstanding.push_back((Arc::clone(&stop), depth.max(1)))
+                        }
+                        Job::Search(_) => outstanding.push_back((Arc::clone(&stop), 0)),
                     }
                     let _ = jobs_tx.send((job, stop));
                 }
-                Effect::Stop => stop_all(&outstanding, true),
+                Effect::Stop => stop_all(&outstanding, 0),
                 Effect::Quit => {
-                    stop_all(&outstanding, false);
+                    stop_all(&outstanding, PERFT_DEPTH_KEPT_AT_QUIT);
                     quitting = true;
                 }
             }
@@ -197,6 +206,12 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.starts_with("info string unknown command"), "{out}");
         assert!(out.ends_with("readyok\n"), "{out}");
+    }
+
+    #[test]
+    fn end_of_input_ends_a_deep_perft() {
+        let out = run_script("position startpos\ngo perft 99\n");
+        assert_eq!(out, ["info string perft stopped"]);
     }
 
     #[test]
