@@ -170,22 +170,11 @@ fn through_proxy(
     })
 }
 
-/// Ends the process with 128+signal on SIGINT, SIGTERM or SIGHUP; the
-/// engines get SIGKILL from the kernel (`PR_SET_PDEATHSIG`).
-fn exit_on_signal() -> anyhow::Result<()> {
-    #[cfg(unix)]
-    {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-            .context("installing the signal handler")?;
-        std::thread::spawn(move || {
-            if let Some(sig) = signals.forever().next() {
-                eprintln!("uci960 castling-test: interrupted (signal {sig})");
-                std::process::exit(128 + sig);
-            }
-        });
-    }
-    Ok(())
+/// After a termination signal: say so, and the exit status 128 + signal.
+fn interrupted() -> Option<ExitCode> {
+    let sig = crate::platform::interrupt::received()?;
+    eprintln!("uci960: interrupted by signal {sig}; no report");
+    Some(ExitCode::from(crate::platform::interrupt::exit_code(sig)))
 }
 
 /// Runs the suite on one engine setup; `None` when it cannot be started
@@ -225,7 +214,9 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let subjects = subjects(&args, Duration::from_secs_f64(args.timeout))?;
-    exit_on_signal()?;
+    // A signal wakes every wait on the engine; the suite then stops (no
+    // restart), and the command exits with 128 + signal.
+    crate::platform::interrupt::install(None).context("installing the signal handler")?;
     let mut runs: Vec<SuiteReport> = Vec::new();
     let mut text = String::new();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
@@ -240,7 +231,11 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
             skip_dfrc: args.skip_dfrc,
             fail_fast: args.fail_fast,
         };
-        let Some(direct) = run_one(&s.setup, &options, s.name.as_deref()) else {
+        let direct = run_one(&s.setup, &options, s.name.as_deref());
+        if let Some(code) = interrupted() {
+            return Ok(code);
+        }
+        let Some(direct) = direct else {
             could_not_start = true;
             continue;
         };
@@ -249,7 +244,11 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         if args.through_proxy {
             let proxied_setup = through_proxy(&s.setup, args.engine_fen)?;
             let name = s.name.as_ref().map(|n| format!("{n} (uci960)"));
-            let Some(mut proxied) = run_one(&proxied_setup, &options, name.as_deref()) else {
+            let proxied = run_one(&proxied_setup, &options, name.as_deref());
+            if let Some(code) = interrupted() {
+                return Ok(code);
+            }
+            let Some(mut proxied) = proxied else {
                 could_not_start = true;
                 continue;
             };

@@ -220,7 +220,9 @@ impl Run<'_> {
             }
             Err(err) => {
                 self.in_a_row += 1;
-                if self.options.fail_fast {
+                if let Some(sig) = crate::platform::interrupt::received() {
+                    self.stop = Some(Stop(format!("interrupted by signal {sig}")));
+                } else if self.options.fail_fast {
                     self.stop = Some(Stop(format!(
                         "the engine failed during {} ({err}; --fail-fast)",
                         self.check
