@@ -23,6 +23,7 @@
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
 //! | [`keyword`] | the error of every parser of a word from a fixed list |
 //! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
+//! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
 //! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
@@ -37,6 +38,7 @@ pub mod game;
 pub mod keyword;
 pub mod notation;
 pub mod perft;
+pub mod platform;
 pub mod proxy;
 pub mod seconds;
 pub mod start;
