@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::config::Settings;
+use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
 use crate::uci_client::{EngineCommand, EngineProcess, SpawnOptions};
@@ -33,12 +34,26 @@ struct Io<W: Write> {
     log: Option<Log>,
     /// The GUI sent `quit` or closed its input: the proxy is draining.
     close_requested: bool,
+    /// `quit` went to the engine (and its stdin was closed, so the
+    /// shutdown does not send it again).
+    quit_sent: bool,
 }
 
 impl<W: Write> Io<W> {
     fn log(&mut self, dir: Direction, line: &[u8]) {
         if let Some(log) = &mut self.log {
             log.line(dir, line);
+        }
+        self.report_log_failure();
+    }
+
+    /// A log that cannot be written is reported once (stderr and `info
+    /// string`) and dropped; the proxy goes on.
+    fn report_log_failure(&mut self) {
+        if let Some(msg) = self.log.as_mut().and_then(Log::take_failure) {
+            self.log = None;
+            let _ = self.write_gui(format!("info string uci960: {msg}").as_bytes());
+            self.note(&msg, true);
         }
     }
 
@@ -65,16 +80,17 @@ impl<W: Write> Io<W> {
         if let Some(log) = &mut self.log {
             log.flush();
         }
+        self.report_log_failure();
         self.gui.flush()
     }
 
     fn set_log(&mut self, path: Option<&Path>) {
         self.log = None;
         if let Some(path) = path {
-            match Log::open(path) {
+            match Log::open(path, self.engine.program()) {
                 Ok(log) => self.log = Some(log),
                 Err(e) => {
-                    let msg = format!("cannot open log '{}': {e}", path.display());
+                    let msg = e.to_string();
                     let _ = self.write_gui(format!("info string uci960: {msg}").as_bytes());
                     self.note(&msg, true);
                 }
@@ -85,7 +101,9 @@ impl<W: Write> Io<W> {
     /// `quit`, then SIGTERM, then SIGKILL; the engine is reaped.
     fn shutdown(&mut self, why: &str) {
         let _ = self.flush();
-        self.log(Direction::ProxyToEngine, b"quit");
+        if !self.quit_sent {
+            self.log(Direction::ProxyToEngine, b"quit");
+        }
         let report = self.engine.shutdown(GRACE);
         self.note(
             &format!("{why}: engine {} ({:?})", report.describe(), report.step),
@@ -184,20 +202,19 @@ pub fn run(
         sig_reads.push(read);
     }
 
-    let log = match &settings.log {
-        Some(p) => {
-            Some(Log::open(p).with_context(|| format!("cannot open log '{}'", p.display()))?)
-        }
-        None => None,
-    };
-    let mut engine = EngineProcess::spawn_with(
+    let spawned = EngineProcess::spawn_with(
         cmd,
         SpawnOptions {
             stderr: crate::uci_client::process::StderrMode::Inherit,
             die_with_parent: true,
             raw_stdout: true,
         },
-    )?;
+    );
+    let mut engine = match spawned {
+        Ok(engine) => engine,
+        // The GUI is shown why (see `failed_start`).
+        Err(e) => return Ok(failed_start::run(&e.to_string(), &[], ExitCode::from(3))),
+    };
     let engine_stdout = engine.take_stdout().context("engine stdout")?;
     let mut gui_in = LineReader::new(0);
     let mut engine_in = LineReader::new(engine_stdout.as_raw_fd());
@@ -206,9 +223,12 @@ pub fn run(
     let mut io = Io {
         gui: BufWriter::with_capacity(1 << 16, stdout.lock()),
         engine,
-        log,
+        log: None,
         close_requested: false,
+        quit_sent: false,
     };
+    // A log that cannot be opened is reported and the proxy goes on.
+    io.set_log(settings.log.as_deref());
     let mut session = Session::new(settings, fallback_seed, &cmd.display());
     let mut out = Vec::new();
     let mut awaiting = None;
@@ -219,12 +239,12 @@ pub fn run(
     // relays what the engine still prints (Stockfish answers a running `go`
     // with its `bestmove`) until the engine exits or `closing` passes.
     let mut closing: Option<Instant> = None;
-    let mut quit_sent = false;
 
     loop {
-        if io.close_requested && !quit_sent && !session.in_handshake() {
+        if io.close_requested && !io.quit_sent && !session.in_handshake() {
             io.write_engine(b"quit");
-            quit_sent = true;
+            io.engine.close_stdin();
+            io.quit_sent = true;
             closing = Some(Instant::now() + GRACE);
         } else if io.close_requested && closing.is_none() {
             closing = Some(Instant::now() + silence);
@@ -306,12 +326,12 @@ pub fn run(
                 }
             }
             if engine_in.eof {
-                if quit_sent {
+                if io.quit_sent {
                     let _ = io.flush();
                     io.shutdown("engine exited after quit");
                     return Ok(ExitCode::SUCCESS);
                 }
-                return Ok(engine_ended(&mut io, session.engine_name()));
+                return Ok(engine_ended(&mut io, &mut session));
             }
         }
         if ready(0) {
@@ -396,8 +416,11 @@ fn apply<W: Write>(
     None
 }
 
-/// The engine closed its output: report its status, reap it, exit 1.
-fn engine_ended<W: Write>(io: &mut Io<W>, name: &str) -> ExitCode {
+/// The engine closed its output: report its status, reap it, exit 1; an
+/// engine that died before its `uciok` leaves the GUI a handshake that
+/// says so (exit 3).
+fn engine_ended<W: Write>(io: &mut Io<W>, session: &mut Session) -> ExitCode {
+    let name = session.engine_name().to_string();
     let status = match io.engine.wait_timeout(GRACE) {
         Some(s) => crate::uci_client::describe_status(s),
         None => {
@@ -406,6 +429,12 @@ fn engine_ended<W: Write>(io: &mut Io<W>, name: &str) -> ExitCode {
         }
     };
     let msg = format!("engine {name} {status}");
+    if let Some(pending) = session.take_unanswered_handshake() {
+        let msg = format!("{msg} before its uciok");
+        io.log(Direction::Note, msg.as_bytes());
+        let _ = io.flush();
+        return failed_start::run(&msg, &pending, ExitCode::from(3));
+    }
     let _ = io.write_gui(format!("info string uci960: {msg}").as_bytes());
     let _ = io.flush();
     io.note(&msg, true);

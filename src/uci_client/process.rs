@@ -244,6 +244,12 @@ impl EngineProcess {
         self.send_lines(&[line])
     }
 
+    /// Closes the engine's stdin (after a last `quit`: a later
+    /// [`EngineProcess::shutdown`] then sends nothing more).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
     /// Writes several lines (a `\n` added to each) in a single write.
     pub fn send_lines(&mut self, lines: &[&[u8]]) -> io::Result<()> {
         let stdin = self
