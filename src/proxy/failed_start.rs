@@ -11,7 +11,8 @@
 //!   `engine.id["name"]`;
 //! * `info string uci960: REASON` after `uci` and at `go` (Arena, Banksia
 //!   and python-chess show or log these; Cute Chess with `-debug`);
-//! * `readyok` to `isready`, so the GUI gets as far as starting a game;
+//! * `option name UCI_Chess960` and `readyok` to `isready`, so the GUI
+//!   gets as far as starting a (Chess960) game;
 //! * at `go` the proxy exits (status 3, or 2 for a missing configuration):
 //!   the GUI reports the engine as disconnected ("White disconnects" in
 //!   Cute Chess) at once instead of waiting for its clock.
@@ -50,6 +51,11 @@ impl FailedStart {
             Some("uci") => {
                 out.push(format!("id name uci960: {}", self.reason));
                 out.push("id author uci960".into());
+                // Declared so that GUIs start a Chess960 game and reach
+                // `go` (python-chess refuses a Chess960 board otherwise,
+                // Cute Chess the variant) rather than blame a missing
+                // option.
+                out.push("option name UCI_Chess960 type check default false".into());
                 out.push(info);
                 out.push("uciok".into());
                 false
@@ -177,6 +183,7 @@ mod tests {
             out,
             "id name uci960: engine 'nosuch' not found\n\
              id author uci960\n\
+             option name UCI_Chess960 type check default false\n\
              info string uci960: engine 'nosuch' not found\n\
              uciok\n\
              readyok\n\
