@@ -99,7 +99,7 @@ impl Game {
                     .cloned()
             })
             .or_else(|| legal.iter().find(|m| m.role() == Role::Pawn).cloned())
-            .unwrap_or_else(|| legal[0].clone())
+            .unwrap_or(legal[0])
     }
 }
 
