@@ -22,7 +22,7 @@ use crate::tournament::runner::{self, EngineSpec, MatchPlan, start_engine};
 use crate::tournament::schedule::{Slot, round_up_even};
 use crate::tournament::stats::Sprt;
 use crate::tournament::summary::{GameSummary, Tally};
-use crate::uci_client::EngineCommand;
+use crate::uci_client::command::{EngineConfig, group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
@@ -121,92 +121,6 @@ pub struct MatchConfig {
     pub timeout: Option<f64>,
 }
 
-#[derive(serde::Deserialize, Debug, Default, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct EngineConfig {
-    pub cmd: Option<PathBuf>,
-    pub name: Option<String>,
-    #[serde(default)]
-    pub args: Vec<String>,
-    pub dir: Option<PathBuf>,
-    #[serde(default)]
-    pub options: BTreeMap<String, toml::Value>,
-    pub tc: Option<String>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-    pub st: Option<f64>,
-    pub fen: Option<FenFlavour>,
-}
-
-/// Parses `key=value` tokens of one `--engine`.
-pub fn parse_engine_tokens(tokens: &[String]) -> anyhow::Result<EngineConfig> {
-    let mut e = EngineConfig::default();
-    for token in tokens {
-        let (key, value) = token
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--engine: '{token}' is not KEY=VALUE"))?;
-        let bad = |what: &str| anyhow!("--engine {key}='{value}': {what}");
-        match key {
-            "cmd" => e.cmd = Some(PathBuf::from(value)),
-            "name" => e.name = Some(value.to_string()),
-            "arg" => e.args.push(value.to_string()),
-            "dir" => e.dir = Some(PathBuf::from(value)),
-            "tc" => e.tc = Some(value.to_string()),
-            "nodes" => e.nodes = Some(value.parse().map_err(|_| bad("not a node count"))?),
-            "depth" => e.depth = Some(value.parse().map_err(|_| bad("not a depth"))?),
-            "st" => {
-                e.st = Some(
-                    parse_seconds(value)
-                        .ok_or_else(|| bad("not seconds"))?
-                        .as_secs_f64(),
-                )
-            }
-            "fen" => e.fen = Some(value.parse().map_err(|m: String| bad(&m))?),
-            k if k.starts_with("option.") && k.len() > 7 => {
-                e.options
-                    .insert(k[7..].to_string(), toml::Value::String(value.to_string()));
-            }
-            _ => bail!(
-                "--engine: unknown key '{key}' in '{token}' (cmd, name, arg, dir, option.NAME, tc, nodes, depth, st, fen)"
-            ),
-        }
-    }
-    Ok(e)
-}
-
-/// Splits the `--engine` values into one group per `--engine` (clap gives
-/// them flat; stable clap has no `Vec<Vec<_>>`). The groups come from the
-/// raw command line; when that does not match (a library caller), a new
-/// engine starts at each `cmd=`.
-pub fn group_engine_tokens(flat: &[String], argv: &[String]) -> Vec<Vec<String>> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut in_engine = false;
-    for a in argv.iter().skip(1) {
-        if a == "--engine" {
-            groups.push(Vec::new());
-            in_engine = true;
-        } else if let Some(v) = a.strip_prefix("--engine=") {
-            groups.push(vec![v.to_string()]);
-            in_engine = true;
-        } else if a.starts_with('-') {
-            in_engine = false;
-        } else if in_engine && let Some(g) = groups.last_mut() {
-            g.push(a.clone());
-        }
-    }
-    if groups.concat() == flat {
-        return groups;
-    }
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for t in flat {
-        match groups.last_mut() {
-            Some(g) if !t.starts_with("cmd=") => g.push(t.clone()),
-            _ => groups.push(vec![t.clone()]),
-        }
-    }
-    groups
-}
-
 /// Parses `key=value` tokens into a map of numbers, checking the keys.
 fn parse_kv(flag: &str, tokens: &[String], keys: &[&str]) -> anyhow::Result<BTreeMap<String, f64>> {
     let mut map = BTreeMap::new();
@@ -279,7 +193,7 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
         group_engine_tokens(&args.engine, &argv)
             .iter()
             .map(|t| parse_engine_tokens(t))
-            .collect::<anyhow::Result<_>>()?
+            .collect::<Result<_, _>>()?
     };
     let st = match &args.st {
         Some(s) => Some(
@@ -303,32 +217,14 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
     };
     let mut engines = Vec::new();
     for (i, e) in engine_cfgs.iter().enumerate() {
-        let cmd = match &e.cmd {
-            Some(program) => EngineCommand {
-                program: program.clone(),
-                args: e.args.clone(),
-                dir: e.dir.clone(),
-            },
-            None if e.args.is_empty() => EngineCommand::builtin(),
-            None => bail!("engine {}: arg= without cmd=", i + 1),
-        };
+        let cmd = e.command().with_context(|| format!("engine {}", i + 1))?;
         let own = limits_of(e.tc.as_deref(), e.st, e.nodes, e.depth)?;
         let mut limits = if own.is_empty() { global } else { own };
         if limits.is_empty() {
             // No limit anywhere: a quick demo setting (see docs/MATCH.md).
             limits.nodes = Some(DEFAULT_NODES);
         }
-        let options = e
-            .options
-            .iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    toml::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                (k.clone(), v)
-            })
-            .collect();
+        let options = e.option_pairs();
         engines.push(EngineSpec {
             name: e.name.clone().unwrap_or_default(),
             cmd,
@@ -659,40 +555,10 @@ fn seed_from_pgn(path: &Path) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uci_client::EngineCommand;
 
     fn toks(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn engine_tokens_like_cutechess() {
-        let e = parse_engine_tokens(&toks(
-            "cmd=/usr/games/stockfish name=sf arg=-x arg=y option.Hash=16 nodes=1000 fen=xfen",
-        ))
-        .unwrap();
-        assert_eq!(e.cmd, Some(PathBuf::from("/usr/games/stockfish")));
-        assert_eq!(e.args, ["-x", "y"]);
-        assert_eq!(e.options["Hash"], toml::Value::String("16".into()));
-        assert_eq!((e.nodes, e.fen), (Some(1000), Some(FenFlavour::XFen)));
-        let err = parse_engine_tokens(&toks("cmd=x bogus=1"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("unknown key 'bogus'"), "{err}");
-        assert!(parse_engine_tokens(&toks("nodes=many")).is_err());
-    }
-
-    #[test]
-    fn engine_groups_follow_the_command_line() {
-        let argv = toks("uci960 match --engine name=a nodes=5 --games 4 --engine=cmd=b arg=x");
-        let flat = toks("name=a nodes=5 cmd=b arg=x");
-        assert_eq!(
-            group_engine_tokens(&flat, &argv),
-            vec![toks("name=a nodes=5"), toks("cmd=b arg=x")]
-        );
-        assert_eq!(
-            group_engine_tokens(&toks("cmd=a nodes=1 cmd=b"), &[]),
-            vec![toks("cmd=a nodes=1"), toks("cmd=b")]
-        );
     }
 
     #[test]
