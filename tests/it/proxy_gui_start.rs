@@ -6,14 +6,10 @@
 //! starts the proxy; a missing engine and an engine that dies are told in
 //! the GUI's own channel (the engine's name, `info string`, the exit).
 
-use crate::common;
-use crate::proxy_util::{T, wait_exit};
+use crate::common::{self, Client, OnDrop};
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::Instant;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("uci960-gui-{name}-{}", std::process::id()));
@@ -224,50 +220,29 @@ fn the_shipped_cutechess_engines_json_starts_the_proxy() {
             continue;
         }
         // EngineBuilder::create: the command unsplit, no arguments, the
-        // working directory, stderr appended to stderrFile.
-        let stderr_file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join(map["stderrFile"].as_str().unwrap()))
-            .unwrap();
-        let mut child = Command::new(map["command"].as_str().unwrap())
-            .current_dir(&work)
+        // working directory (stderr goes to stderrFile, opened by the GUI).
+        let mut cmd = Command::new(map["command"].as_str().unwrap());
+        cmd.current_dir(&work)
             .env("PATH", &path)
-            .env_remove("UCI960_PROXY_CONFIG")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(stderr_file)
-            .spawn()
-            .unwrap();
-        let lines = common::line_reader(child.stdout.take().unwrap());
-        let mut stdin = child.stdin.take().unwrap();
+            .env_remove("UCI960_PROXY_CONFIG");
+        let mut gui = Client::spawn(cmd, true, OnDrop::Kill);
         // What UciEngine sends for a fischerandom game.
-        writeln!(
-            stdin,
-            "uci\nisready\nsetoption name UCI_Chess960 value true\nucinewgame\n\
-             position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n\
-             go wtime 1000 btime 1000"
-        )
-        .unwrap();
-        let deadline = Instant::now() + T;
-        let mut seen = Vec::new();
-        let best = loop {
-            match lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok((_, l)) if l.starts_with("bestmove") => break l,
-                Ok((_, l)) => seen.push(l),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                    panic!("{name}: no bestmove; seen {seen:?}")
-                }
-            }
-        };
-        let id = seen.iter().find(|l| l.starts_with("id name")).unwrap();
+        gui.send("uci");
+        let id = gui.wait_line("id name");
         assert!(id.ends_with("(uci960)"), "{name}: {id}");
         assert!(!id.contains("uci960:"), "{name}: {id}");
+        gui.wait_line("uciok");
+        gui.send("isready");
+        gui.wait_line("readyok");
+        gui.send("setoption name UCI_Chess960 value true");
+        gui.send("ucinewgame");
+        gui.send("position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+        gui.send("go wtime 1000 btime 1000");
+        let best = gui.wait_line("bestmove");
         assert_ne!(best, "bestmove 0000", "{name}");
-        writeln!(stdin, "quit").unwrap();
-        drop(stdin);
-        let status = wait_exit(&mut child, T).expect("exits after quit");
-        assert!(status.success(), "{name}: {status}");
+        gui.send("quit");
+        let (status, _, stderr) = gui.finish();
+        assert!(status.success(), "{name}: {status}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -294,4 +269,27 @@ fn a_missing_engine_is_named_where_the_gui_shows_it() {
     let (status, _, stderr) = p.finish();
     assert_eq!(status.code(), Some(3), "engine could not start");
     assert_eq!(stderr.matches("not found").count(), 1, "{stderr}");
+}
+
+#[test]
+fn an_engine_that_dies_at_start_is_named_where_the_gui_shows_it() {
+    use crate::proxy_util::Proxy;
+    let mock = common::mock_engine();
+    let mut p = Proxy::start(&["--", mock.to_str().unwrap(), "--crash-on-uci"]);
+    p.send("uci");
+    // The engine's own `id name` came before it died; the proxy's follows.
+    let id = p.wait_for("the proxy's id name", |l| l.starts_with("id name uci960:"));
+    assert!(
+        id.contains("killed by signal 11 (SIGSEGV) before its uciok"),
+        "{id}"
+    );
+    p.wait_line("uciok");
+    p.send("isready");
+    p.wait_line("readyok");
+    p.send("go wtime 1000 btime 1000");
+    let info = p.wait_line("info string");
+    assert!(info.contains("SIGSEGV"), "{info}");
+    let (status, _, stderr) = p.finish();
+    assert_eq!(status.code(), Some(3));
+    assert_eq!(stderr.matches("SIGSEGV").count(), 1, "{stderr}");
 }
