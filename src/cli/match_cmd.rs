@@ -306,25 +306,6 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
 /// Node limit when no limit is given anywhere.
 pub const DEFAULT_NODES: u64 = 5000;
 
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
-fn pgn_date() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() / 86_400)
-        .unwrap_or(0) as i64;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// Games already in the PGN, checked against this match's schedule.
 fn read_done(path: &Path, plan: &MatchPlan) -> anyhow::Result<Vec<GameSummary>> {
     let text = match std::fs::read_to_string(path) {
@@ -475,7 +456,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         tags: vec![
             ("Event".into(), "uci960 match".into()),
             ("Site".into(), "?".into()),
-            ("Date".into(), pgn_date()),
+            ("Date".into(), crate::utc::UtcTime::now().pgn_date()),
             ("Start".into(), s.start.name().into()),
             ("Seed".into(), seed.to_string()),
         ],
@@ -637,13 +618,5 @@ mod tests {
         let cut = format!("{whole}[Event \"b\"]\n[Whi");
         assert_eq!(complete_prefix(&cut), Some(whole));
         assert_eq!(complete_prefix("[Event \"b\"]\n\n1. e4 {+0.1"), Some(""));
-    }
-
-    #[test]
-    fn date_is_pgn_shaped() {
-        let d = pgn_date();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"));
-        assert_eq!(&d[4..5], ".");
     }
 }
