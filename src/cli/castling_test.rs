@@ -2,7 +2,7 @@
 //! [ENGINE [ARGS...]]`: the castling conformance suite against one engine
 //! (the built-in one when none is given). Prints a table, one row per
 //! check; exit 0 when nothing failed, 1 when a check failed, 2 for usage
-//! errors and engines that cannot be started.
+//! errors, 3 for engines that cannot be started (see [`super::exit`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -85,12 +85,13 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     driver.quit();
 
-    print!("{}", report.render());
+    // The file first: a closed stdout must not cost it.
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report.to_json())?;
         std::fs::write(path, text + "\n")
             .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
     }
+    super::output::emit(&report.render())?;
     Ok(if report.failed() {
         ExitCode::from(1)
     } else {

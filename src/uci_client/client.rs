@@ -346,8 +346,13 @@ impl UciEngine {
     }
 
     /// `setoption name N value V`.
+    /// A name or value with a line break is refused, never sent.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.send(&format!("setoption name {name} value {value}"))
+        let set = crate::uci::SetOption::new(name, value).map_err(|e| EngineError::Write {
+            engine: self.name.clone(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, e),
+        })?;
+        self.send(&set.to_string())
     }
 
     /// `ucinewgame`.

@@ -8,6 +8,7 @@ mod engine_perft;
 mod engine_protocol;
 mod engine_selfplay;
 mod engine_strength;
+mod hostile_input;
 mod match_adjudication;
 mod match_runner;
 mod positions;

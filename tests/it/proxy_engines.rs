@@ -147,6 +147,7 @@ fn missing_engine_exits_3_with_a_clear_message() {
         .args(["proxy", "--", "/nonexistent/engine"])
         .output()
         .unwrap();
+    // An engine that cannot start is a runtime failure (DESIGN: exit 3).
     assert_eq!(out.status.code(), Some(3));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("'/nonexistent/engine' not found"), "{err}");
