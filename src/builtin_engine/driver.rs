@@ -11,10 +11,9 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
-
-use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use super::perft;
 use super::search::Searcher;
@@ -42,8 +41,8 @@ pub fn run_stdio() -> io::Result<()> {
 
 /// Runs the engine over any line source and sink.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io::Result<()> {
-    let (events_tx, events) = unbounded::<Event>();
-    let (jobs_tx, jobs) = unbounded::<(Job, Arc<AtomicBool>)>();
+    let (events_tx, events) = mpsc::channel::<Event>();
+    let (jobs_tx, jobs) = mpsc::channel::<(Job, Arc<AtomicBool>)>();
 
     let reader_tx = events_tx.clone();
     // Detached: it may stay blocked on input after `quit`; exit ends it.

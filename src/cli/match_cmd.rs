@@ -419,14 +419,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         _ => super::seed_or_announce(None),
     };
 
+    // A signal sets the flag and wakes every engine wait; the games in
+    // progress are abandoned and the report written. The platform's
+    // watchdog ends the process if that takes longer than a second.
     let interrupted = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // A second signal while the first is handled ends the process at once.
-        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-    }
+    crate::platform::interrupt::install(Some(Arc::clone(&interrupted)))
+        .context("installing the signal handler")?;
 
     // Start each engine once: UCI_Chess960 check and names.
     let mut specs = s.engines;
@@ -522,7 +520,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         eprintln!(
             "uci960: interrupted; the PGN holds only complete games. Run again with --resume to finish."
         );
-        return Ok(ExitCode::from(130));
+        let sig =
+            crate::platform::interrupt::received().unwrap_or(crate::platform::interrupt::SIGINT);
+        return Ok(ExitCode::from(crate::platform::interrupt::exit_code(sig)));
     }
     Ok(ExitCode::SUCCESS)
 }
