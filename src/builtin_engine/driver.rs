@@ -1,4 +1,4 @@
-//! The edge: threads and pipes around the sans-IO [`Session`].
+//! The edge: threads and pipes around the sans-IO [`EngineSession`].
 //!
 //! Three threads: a reader turns input lines into events, a worker owns the
 //! [`Searcher`] and runs jobs in order, and the caller's thread feeds events
@@ -11,14 +11,13 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
-
 use super::perft;
 use super::search::Searcher;
-use super::session::{Effect, Job, Session, bestmove_line, info_line};
+use super::session::{EngineEffect, EngineSession, Job, bestmove_line, info_line};
 use super::tt;
 
 enum Event {
@@ -42,8 +41,8 @@ pub fn run_stdio() -> io::Result<()> {
 
 /// Runs the engine over any line source and sink.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io::Result<()> {
-    let (events_tx, events) = unbounded::<Event>();
-    let (jobs_tx, jobs) = unbounded::<(Job, Arc<AtomicBool>)>();
+    let (events_tx, events) = mpsc::channel::<Event>();
+    let (jobs_tx, jobs) = mpsc::channel::<(Job, Arc<AtomicBool>)>();
 
     let reader_tx = events_tx.clone();
     // Detached: it may stay blocked on input after `quit`; exit ends it.
@@ -65,7 +64,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
     });
     let worker = thread::spawn(move || work(jobs, events_tx));
 
-    let mut session = Session::new();
+    let mut session = EngineSession::new();
     // Stop flags of the searches and perfts handed out, oldest first, and
     // each one's perft depth (0 for a search).
     let mut outstanding: VecDeque<(Arc<AtomicBool>, u32)> = VecDeque::new();
@@ -85,7 +84,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
             Event::Line(_) | Event::EndOfInput if quitting => Vec::new(),
             Event::Line(line) => session.handle(&line),
             Event::EndOfInput => session.handle("quit"),
-            Event::Print(line) => vec![Effect::Print(line)],
+            Event::Print(line) => vec![EngineEffect::Print(line)],
             Event::Done => {
                 outstanding.pop_front();
                 session.job_done();
@@ -94,14 +93,14 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
         };
         for effect in effects {
             match effect {
-                Effect::Print(line) => {
+                EngineEffect::Print(line) => {
                     if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
                         result = Err(e);
                         quitting = true;
                         stop_all(&outstanding, 0);
                     }
                 }
-                Effect::Start(job) => {
+                EngineEffect::Start(job) => {
                     let stop = Arc::new(AtomicBool::new(false));
                     match job {
                         Job::Resize(_) => {}
@@ -112,8 +111,8 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
                     }
                     let _ = jobs_tx.send((job, stop));
                 }
-                Effect::Stop => stop_all(&outstanding, 0),
-                Effect::Quit => {
+                EngineEffect::Stop => stop_all(&outstanding, 0),
+                EngineEffect::Quit => {
                     stop_all(&outstanding, PERFT_DEPTH_KEPT_AT_QUIT);
                     quitting = true;
                 }
