@@ -222,6 +222,28 @@ fn restore_pgn(path: &std::path::Path, recorded: u64, log: &dyn Fn(String)) -> R
             "{}: shorter ({len} bytes) than the state file records ({recorded}); kept as it is",
             path.display()
         ));
+        // Games follow one another after a blank line; put back what an
+        // edit took away so the next game does not run into the last one.
+        let text = std::fs::read(path).unwrap_or_default();
+        let missing: &[u8] = if text.is_empty() || text.ends_with(b"\n\n") {
+            b""
+        } else if text.ends_with(b"\n") {
+            b"\n"
+        } else {
+            b"\n\n"
+        };
+        if !missing.is_empty() {
+            use std::io::Write as _;
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(missing))
+                .map_err(|source| OutputError::Write {
+                    what: "PGN file",
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+        }
     }
     Ok(())
 }

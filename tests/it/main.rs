@@ -16,6 +16,8 @@ mod proxy_engines;
 mod proxy_faults;
 mod proxy_piped;
 mod proxy_python;
+mod tournament;
+mod tournament_safety;
 
 mod common;
 mod engine_support;
