@@ -2,7 +2,7 @@
 //! conformance suite and a small built-in engine, on shakmaty.
 //!
 //! The library is layered one way: commands (`cli`) call services, services
-//! call the chess model (`start`, `notation`), and shakmaty is the only
+//! call the chess model (`start`, `notation`, `perft`), and shakmaty is the only
 //! source of chess truth.
 //!
 //! The map of the crate (one idea per module):
@@ -10,7 +10,8 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`start`] | Chess960 start positions: back rank, SP numbering, the drawing methods, exact analysis |
-//! | [`notation`] | FEN castling flavours (X-FEN, Shredder-FEN) and castling move notation |
+//! | [`notation`] | FEN castling flavours (X-FEN, Shredder-FEN) and castling move notation (the one reading rule for castles) |
+//! | [`perft`] | perft divide from shakmaty: the reference the built-in engine answers with and the suite compares against |
 //! | [`uci`] | the UCI protocol: line tokenizing, typed messages, option declarations |
 //! | [`uci_client`] | the client side of UCI: spawning and driving an *external* engine |
 //! | [`builtin_engine`] | the small built-in UCI engine (`uci960 engine`) |
@@ -29,6 +30,7 @@ pub mod cli;
 pub mod conformance;
 pub mod game;
 pub mod notation;
+pub mod perft;
 pub mod proxy;
 pub mod start;
 pub mod tournament;

@@ -17,10 +17,11 @@
 
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use super::moves::{format_line, format_move, notation_for, parse_move};
+use super::moves::{format_line, format_move, notation_for};
 use super::search::{Limits, MAX_PLY, Report, Score, SearchResult, position_hash};
 use super::time::Clock;
 use super::tt;
+use crate::notation::castling::{CastlingNotation, parse_move};
 use crate::notation::fen::parse_position;
 use crate::uci::GoParams;
 
@@ -224,7 +225,7 @@ impl Session {
         let mut problems = Vec::new();
         let mut searchmoves = Vec::new();
         for token in &go.searchmoves {
-            match parse_move(&self.position, token) {
+            match parse_move(&self.position, token, CastlingNotation::KingTakesRook) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => problems.push(format!("searchmoves: {e}; ignored")),
             }
@@ -276,8 +277,8 @@ pub fn parse_position_command(args: &[&str]) -> Result<(Chess, Vec<u64>), String
     };
     let mut history = Vec::with_capacity(moves.len());
     for (i, token) in moves.iter().enumerate() {
-        let m =
-            parse_move(&position, token).map_err(|e| format!("position: move {} {e}", i + 1))?;
+        let m = parse_move(&position, token, CastlingNotation::KingTakesRook)
+            .map_err(|e| format!("position: move {} {e}", i + 1))?;
         history.push(position_hash(&position));
         position.play_unchecked(m);
     }

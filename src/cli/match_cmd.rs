@@ -13,12 +13,12 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::tournament::config::{
-    self, ConfigError, TournamentConfig, parse_draw, parse_engine, parse_openings, parse_resign,
-    parse_sprt,
+    self, ConfigError, TournamentConfig, parse_draw, parse_openings, parse_resign, parse_sprt,
 };
 use crate::tournament::runner::Ended;
 use crate::tournament::schedule::TournamentKind;
 use crate::tournament::session::{self, Options};
+use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
@@ -117,45 +117,12 @@ pub struct MatchArgs {
     pub timeout: Option<f64>,
 }
 
-/// Splits the `--engine` values into one group per `--engine` (clap gives
-/// them flat; stable clap has no `Vec<Vec<_>>`). The groups come from the
-/// raw command line; when that does not match (a library caller), a new
-/// engine starts at each `cmd=`.
-pub fn group_engine_tokens(flat: &[String], argv: &[String]) -> Vec<Vec<String>> {
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    let mut in_engine = false;
-    for a in argv.iter().skip(1) {
-        if a == "--engine" {
-            groups.push(Vec::new());
-            in_engine = true;
-        } else if let Some(v) = a.strip_prefix("--engine=") {
-            groups.push(vec![v.to_string()]);
-            in_engine = true;
-        } else if a.starts_with('-') {
-            in_engine = false;
-        } else if in_engine && let Some(g) = groups.last_mut() {
-            g.push(a.clone());
-        }
-    }
-    if groups.concat() == flat {
-        return groups;
-    }
-    let mut groups: Vec<Vec<String>> = Vec::new();
-    for t in flat {
-        match groups.last_mut() {
-            Some(g) if !t.starts_with("cmd=") => g.push(t.clone()),
-            _ => groups.push(vec![t.clone()]),
-        }
-    }
-    groups
-}
-
 /// The flags as a config (every field the flags leave out stays `None`).
 fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
     let argv: Vec<String> = std::env::args().collect();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
-        .map(|t| parse_engine(t))
+        .map(|t| parse_engine_tokens(t))
         .collect::<Result<_, _>>()?;
     let st = match &args.st {
         Some(s) => Some(
@@ -305,20 +272,6 @@ mod tests {
 
     fn toks(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn engine_groups_follow_the_command_line() {
-        let argv = toks("uci960 match --engine name=a nodes=5 --games 4 --engine=cmd=b arg=x");
-        let flat = toks("name=a nodes=5 cmd=b arg=x");
-        assert_eq!(
-            group_engine_tokens(&flat, &argv),
-            vec![toks("name=a nodes=5"), toks("cmd=b arg=x")]
-        );
-        assert_eq!(
-            group_engine_tokens(&toks("cmd=a nodes=1 cmd=b"), &[]),
-            vec![toks("cmd=a nodes=1"), toks("cmd=b")]
-        );
     }
 
     #[test]

@@ -10,7 +10,6 @@
 //! in range (`--draw movecount=1.7` or `movenumber=-3` are refused, not
 //! rounded); scores are centipawns up to [`MAX_SCORE_CP`].
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
@@ -20,11 +19,10 @@ use super::runner::EngineSpec;
 use super::schedule::{Schedule, ScheduleError, TournamentKind};
 use super::stats::Sprt;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
-use crate::game::clock::parse_seconds;
 use crate::game::{CastlingPolicy, Limits};
 use crate::notation::fen::FenFlavour;
 use crate::start::method::{MethodError, MethodSpec};
-use crate::uci_client::EngineCommand;
+use crate::uci_client::command::{EngineConfig, EngineSpecError};
 
 /// Node limit when no limit is given anywhere (a quick demo).
 pub const DEFAULT_NODES: u64 = 5000;
@@ -35,27 +33,9 @@ pub const MAX_SCORE_CP: i32 = 30_000;
 /// Largest move count an adjudication rule takes.
 pub const MAX_MOVES: u32 = 100_000;
 
-/// One engine as configured.
-#[derive(serde::Deserialize, Debug, Default, Clone, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct EngineConfig {
-    pub cmd: Option<PathBuf>,
-    pub name: Option<String>,
-    #[serde(default)]
-    pub args: Vec<String>,
-    pub dir: Option<PathBuf>,
-    #[serde(default)]
-    pub options: BTreeMap<String, toml::Value>,
-    pub tc: Option<String>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-    pub st: Option<f64>,
-    pub fen: Option<FenFlavour>,
-}
-
 /// Every setting of a tournament; the TOML file's shape (engines as
 /// `[[engine]]` tables).
-#[derive(serde::Deserialize, Debug, Default, Clone, PartialEq)]
+#[derive(serde::Deserialize, Debug, Default, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
     #[serde(default)]
@@ -127,8 +107,10 @@ pub enum ConfigError {
     Schedule(#[from] ScheduleError),
     #[error(transparent)]
     Method(#[from] MethodError),
-    #[error("engine {0}: arg= without cmd=")]
-    ArgsWithoutCmd(usize),
+    #[error("engine {0}: {1}")]
+    Engine(usize, EngineSpecError),
+    #[error(transparent)]
+    EngineSpec(#[from] EngineSpecError),
     #[error(
         "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {0} engines"
     )]
@@ -217,7 +199,6 @@ const DRAW_KEYS: &str = "movenumber= movecount= score=";
 const RESIGN_KEYS: &str = "movecount= score=";
 const SPRT_KEYS: &str = "elo0= elo1= alpha= beta=";
 const OPENINGS_KEYS: &str = "file= format=epd|pgn order=sequential|random plies=N";
-const ENGINE_KEYS: &str = "cmd, name, arg, dir, option.NAME, tc, nodes, depth, st, fen";
 
 /// `--draw movenumber=N movecount=N score=CP`.
 pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, ConfigError> {
@@ -268,7 +249,12 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, ConfigError> {
 /// `--openings file=F format=epd|pgn order=sequential|random plies=N`.
 pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, ConfigError> {
     const F: &str = "--openings";
-    let kv = key_values(F, tokens, &["file", "format", "order", "plies"], OPENINGS_KEYS)?;
+    let kv = key_values(
+        F,
+        tokens,
+        &["file", "format", "order", "plies"],
+        OPENINGS_KEYS,
+    )?;
     let mut spec = OpeningsSpec {
         file: PathBuf::from(required(F, &kv, "file", OPENINGS_KEYS)?),
         format: None,
@@ -296,47 +282,6 @@ pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, ConfigError> {
         }
     }
     Ok(spec)
-}
-
-/// The `KEY=VALUE` tokens of one `--engine`.
-pub fn parse_engine(tokens: &[String]) -> Result<EngineConfig, ConfigError> {
-    const F: &str = "--engine";
-    let mut e = EngineConfig::default();
-    for token in tokens {
-        let (key, value) = token.split_once('=').ok_or_else(|| ConfigError::NotKeyValue {
-            flag: F,
-            token: token.clone(),
-        })?;
-        match key {
-            "cmd" => e.cmd = Some(PathBuf::from(value)),
-            "name" => e.name = Some(value.to_string()),
-            "arg" => e.args.push(value.to_string()),
-            "dir" => e.dir = Some(PathBuf::from(value)),
-            "tc" => e.tc = Some(value.to_string()),
-            "nodes" => e.nodes = Some(whole(F, key, value, 1, u64::MAX)?),
-            "depth" => e.depth = Some(whole(F, key, value, 1, 1000)?),
-            "st" => {
-                e.st = Some(
-                    parse_seconds(value)
-                        .ok_or_else(|| bad(F, key, value, "not seconds"))?
-                        .as_secs_f64(),
-                )
-            }
-            "fen" => e.fen = Some(value.parse().map_err(|m: String| bad(F, key, value, m))?),
-            k if k.starts_with("option.") && k.len() > 7 => {
-                e.options
-                    .insert(k[7..].to_string(), toml::Value::String(value.to_string()));
-            }
-            _ => {
-                return Err(ConfigError::UnknownKey {
-                    flag: F,
-                    key: key.to_string(),
-                    expected: ENGINE_KEYS,
-                });
-            }
-        }
-    }
-    Ok(e)
 }
 
 /// Where games start.
@@ -493,31 +438,13 @@ impl TournamentConfig {
         )?;
         let mut engines = Vec::new();
         for (i, e) in engine_cfgs.iter().enumerate() {
-            let cmd = match &e.cmd {
-                Some(program) => EngineCommand {
-                    program: program.clone(),
-                    args: e.args.clone(),
-                    dir: e.dir.clone(),
-                },
-                None if e.args.is_empty() => EngineCommand::builtin(),
-                None => return Err(ConfigError::ArgsWithoutCmd(i + 1)),
-            };
+            let cmd = e.command().map_err(|err| ConfigError::Engine(i + 1, err))?;
             let own = limits_of(e.tc.as_deref(), e.st, e.nodes, e.depth)?;
             let mut limits = if own.is_empty() { global } else { own };
             if limits.is_empty() {
                 limits.nodes = Some(DEFAULT_NODES);
             }
-            let options = e
-                .options
-                .iter()
-                .map(|(k, v)| {
-                    let v = match v {
-                        toml::Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    (k.clone(), v)
-                })
-                .collect();
+            let options = e.option_pairs();
             engines.push(EngineSpec {
                 name: e.name.clone().unwrap_or_default(),
                 cmd,
@@ -638,21 +565,6 @@ mod tests {
     }
 
     #[test]
-    fn engine_tokens_like_cutechess() {
-        let e = parse_engine(&toks(
-            "cmd=/usr/games/stockfish name=sf arg=-x arg=y option.Hash=16 nodes=1000 fen=xfen",
-        ))
-        .unwrap();
-        assert_eq!(e.cmd, Some(PathBuf::from("/usr/games/stockfish")));
-        assert_eq!(e.args, ["-x", "y"]);
-        assert_eq!(e.options["Hash"], toml::Value::String("16".into()));
-        assert_eq!((e.nodes, e.fen), (Some(1000), Some(FenFlavour::XFen)));
-        let err = parse_engine(&toks("cmd=x bogus=1")).unwrap_err().to_string();
-        assert!(err.contains("unknown key 'bogus'"), "{err}");
-        assert!(parse_engine(&toks("nodes=many")).is_err());
-    }
-
-    #[test]
     fn adjudication_needs_whole_numbers_in_range() {
         let d = parse_draw(&toks("movenumber=40 movecount=8 score=10")).unwrap();
         assert_eq!((d.movenumber, d.movecount, d.score), (40, 8, 10));
@@ -672,7 +584,12 @@ mod tests {
             toml::from_str("[draw]\nmovenumber = 1\nmovecount = 1\nscore = 99999\n").unwrap();
         let err = cfg.validate().unwrap_err().to_string();
         assert!(err.contains("score='99999'"), "{err}");
-        assert!(toml::from_str::<TournamentConfig>("[draw]\nmovenumber = -3\nmovecount = 1\nscore = 1\n").is_err());
+        assert!(
+            toml::from_str::<TournamentConfig>(
+                "[draw]\nmovenumber = -3\nmovecount = 1\nscore = 1\n"
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -703,12 +620,18 @@ mod tests {
         assert_eq!(s.schedule.games(), 8);
         assert_eq!(s.concurrency, 3);
         assert_eq!(s.engines[0].limits.nodes, Some(10));
-        assert!(s.engines[0].limits.tc.is_none(), "own limits replace the global ones");
+        assert!(
+            s.engines[0].limits.tc.is_none(),
+            "own limits replace the global ones"
+        );
         assert_eq!(
             s.engines[1].limits.tc.map(|t| t.to_string()),
             Some("10+0.1".into())
         );
-        assert_eq!(s.engines[0].options, [("Hash".to_string(), "16".to_string())]);
+        assert_eq!(
+            s.engines[0].options,
+            [("Hash".to_string(), "16".to_string())]
+        );
         assert!(toml::from_str::<TournamentConfig>("gmes = 3").is_err());
         let none = TournamentConfig::default().validate().unwrap();
         assert_eq!(none.engines.len(), 2);

@@ -27,8 +27,8 @@ use shakmaty::{Chess, Move, Position};
 
 use crate::notation::fen::parse_position;
 use crate::start::method::book::{self, BookError};
-use crate::start::method::{MethodError, MethodSpec, PositionSource};
 use crate::start::method::procedure::uniform_below;
+use crate::start::method::{MethodError, MethodSpec, PositionSource};
 
 /// A position and the moves played from it before the engines play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +86,11 @@ impl OpeningsSpec {
                 .file
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-            if pgn { BookFormat::Pgn } else { BookFormat::Epd }
+            if pgn {
+                BookFormat::Pgn
+            } else {
+                BookFormat::Epd
+            }
         })
     }
 }
@@ -400,7 +404,10 @@ mod tests {
             "[Event \"ok\"]\n\n1. e4 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n",
         );
         let err = read_pgn_book(&path, None).unwrap_err().to_string();
-        assert!(err.contains("game 2") && err.contains("ply 3 'Ke3'"), "{err}");
+        assert!(
+            err.contains("game 2") && err.contains("ply 3 'Ke3'"),
+            "{err}"
+        );
         let path = tmp("badfen.pgn", "[FEN \"nonsense\"]\n\n*\n");
         let err = read_pgn_book(&path, None).unwrap_err().to_string();
         assert!(err.contains("game 1") && err.contains("nonsense"), "{err}");
@@ -416,7 +423,9 @@ mod tests {
             .collect();
         let draw = |seed| {
             let mut s = OpeningSource::from_lines(lines.clone(), BookOrder::Random, seed, 0);
-            (0..10).map(|_| s.next_opening().moves[0]).collect::<Vec<_>>()
+            (0..10)
+                .map(|_| s.next_opening().moves[0])
+                .collect::<Vec<_>>()
         };
         let a = draw(1);
         assert_eq!(a, draw(1));

@@ -136,7 +136,10 @@ mod tests {
         let Ok(mut w) = PgnWriter::open(Path::new("/dev/full")) else {
             return; // no /dev/full here
         };
-        let err = w.write_game("[Event \"x\"]\n\n*\n\n").unwrap_err().to_string();
+        let err = w
+            .write_game("[Event \"x\"]\n\n*\n\n")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("/dev/full"), "{err}");
         assert_eq!(w.len(), 0);
         assert!(write_json(Path::new("/dev/full"), &serde_json::json!({})).is_err());

@@ -365,16 +365,15 @@ fn play_game(
     let mut notation_errors = [0u32; 2];
     let mut broken = [false; 2];
 
-    let finish = |outcome: Outcome, game: &Game, infos: Vec<MoveInfo>, notation_errors| {
-        FinishedGame {
+    let finish =
+        |outcome: Outcome, game: &Game, infos: Vec<MoveInfo>, notation_errors| FinishedGame {
             slot,
             opening: Arc::clone(&opening),
             moves: game.moves().to_vec(),
             infos,
             outcome,
             notation_errors,
-        }
-    };
+        };
 
     // Fresh game on both engines; a failure loses the game before a move.
     for (ci, side) in [(0, Color::White), (1, Color::Black)] {
@@ -541,7 +540,10 @@ pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
         tags.push(("BlackTimeControl".into(), tb));
     }
     tags.push(("Termination".into(), g.outcome.termination.tag().into()));
-    for (colour, errors) in [("White", g.notation_errors[0]), ("Black", g.notation_errors[1])] {
+    for (colour, errors) in [
+        ("White", g.notation_errors[0]),
+        ("Black", g.notation_errors[1]),
+    ] {
         if errors > 0 {
             tags.push((format!("{colour}NotationErrors"), errors.to_string()));
         }

@@ -24,7 +24,15 @@ pub const MAX_GAMES: u64 = u32::MAX as u64 - 1;
 
 /// How engines are paired.
 #[derive(
-    Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum, serde::Deserialize, serde::Serialize,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Debug,
+    Default,
+    clap::ValueEnum,
+    serde::Deserialize,
+    serde::Serialize,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum TournamentKind {
@@ -231,7 +239,7 @@ mod tests {
             }
             // Each (opening, pairing) once per colour assignment.
             assert_eq!(seen.len() as u64, s.games());
-            for (&(o, w, b), _) in &seen {
+            for &(o, w, b) in seen.keys() {
                 assert!(seen.contains_key(&(o, b, w)));
             }
         }
@@ -240,7 +248,16 @@ mod tests {
     #[test]
     fn sizes_that_overflow_are_errors() {
         let err = Schedule::new(TournamentKind::RoundRobin, 2, u64::from(u32::MAX), 1).unwrap_err();
-        assert!(matches!(err, ScheduleError::TooManyGames { total: 4294967296, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ScheduleError::TooManyGames {
+                    total: 4294967296,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(Schedule::new(TournamentKind::RoundRobin, 2, MAX_GAMES, 1).is_ok());
         assert!(Schedule::new(TournamentKind::RoundRobin, 3, u64::MAX, u64::MAX).is_err());
         assert_eq!(

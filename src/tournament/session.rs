@@ -99,7 +99,11 @@ pub struct DryRun {
 /// Walks the whole schedule, drawing every opening, without engines
 /// (memory stays constant: the schedule and openings are streams).
 pub fn dry_run(s: &Settings, seed: u64) -> Result<DryRun, TournamentError> {
-    let feed = Feed::new(s.schedule.clone(), BTreeSet::new(), opening_source(s, seed)?);
+    let feed = Feed::new(
+        s.schedule.clone(),
+        BTreeSet::new(),
+        opening_source(s, seed)?,
+    );
     let mut out = DryRun {
         games: 0,
         pairings: s.schedule.pairings().to_vec(),
@@ -189,7 +193,11 @@ fn summary_of(schedule: &Schedule, r: &GameRecord) -> GameSummary {
 }
 
 /// Cuts the PGN back to what the state file recorded.
-fn restore_pgn(path: &std::path::Path, recorded: u64, log: &dyn Fn(String)) -> Result<(), TournamentError> {
+fn restore_pgn(
+    path: &std::path::Path,
+    recorded: u64,
+    log: &dyn Fn(String),
+) -> Result<(), TournamentError> {
     let len = match std::fs::metadata(path) {
         Ok(m) => m.len(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
@@ -342,7 +350,10 @@ pub fn run(
         if !opts.resume && !w.is_empty() {
             log(format!(
                 "appending to {} (use --resume to continue a tournament in it)",
-                s.pgn.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+                s.pgn
+                    .as_deref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
             ));
         }
         if !opts.resume {

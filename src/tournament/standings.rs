@@ -423,20 +423,38 @@ mod tests {
         let s = Schedule::new(TournamentKind::RoundRobin, 2, 6, 1).unwrap();
         let mut t = Standings::new(&["A".into(), "B".into()], s.pairings(), None);
         // Pair 1: A wins with White, B wins with White (A forfeits) -> 1 point.
-        t.record(&summary(&s, 1, GameResult::WhiteWins, Termination::Checkmate));
-        t.record(&summary(&s, 2, GameResult::WhiteWins, Termination::TimeForfeit));
+        t.record(&summary(
+            &s,
+            1,
+            GameResult::WhiteWins,
+            Termination::Checkmate,
+        ));
+        t.record(&summary(
+            &s,
+            2,
+            GameResult::WhiteWins,
+            Termination::TimeForfeit,
+        ));
         // Pair 2: draw, then A (Black) wins because B crashed -> 1.5.
         t.record(&summary(&s, 3, GameResult::Draw, Termination::Threefold));
         let mut g4 = summary(&s, 4, GameResult::BlackWins, Termination::Crash);
         g4.notation_errors = [1, 2];
         t.record(&g4);
-        t.record(&summary(&s, 5, GameResult::BlackWins, Termination::IllegalMove));
+        t.record(&summary(
+            &s,
+            5,
+            GameResult::BlackWins,
+            Termination::IllegalMove,
+        ));
         let [a, b] = t.engines.as_slice() else {
             panic!()
         };
         assert_eq!((a.wins, a.draws, a.losses, a.points), (2, 1, 2, 2.5));
         assert_eq!((b.wins, b.draws, b.losses, b.points), (2, 1, 2, 2.5));
-        assert_eq!((a.time_forfeits, a.illegal_moves, a.notation_errors), (1, 1, 2));
+        assert_eq!(
+            (a.time_forfeits, a.illegal_moves, a.notation_errors),
+            (1, 1, 2)
+        );
         assert_eq!((b.crashes, b.notation_errors), (1, 1));
         assert_eq!(t.pairings[0].pentanomial.0, [0, 0, 1, 1, 0]);
         let json = t.to_json();
@@ -452,9 +470,18 @@ mod tests {
         let s = Schedule::new(TournamentKind::RoundRobin, 3, 2, 2).unwrap();
         let names: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
         let mut t = Standings::new(&names, s.pairings(), None);
-        let results = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins];
+        let results = [
+            GameResult::WhiteWins,
+            GameResult::Draw,
+            GameResult::BlackWins,
+        ];
         for g in 1..=s.games() {
-            t.record(&summary(&s, g, results[g as usize % 3], Termination::Checkmate));
+            t.record(&summary(
+                &s,
+                g,
+                results[g as usize % 3],
+                Termination::Checkmate,
+            ));
         }
         let points: f64 = t.engines.iter().map(|e| e.points).sum();
         assert_eq!(points, s.games() as f64);

@@ -99,9 +99,16 @@ fn check_tournament(pgn: &Path, summary: &Value, report: &Value, expected_games:
         .iter()
         .map(|p| {
             let g = p["games"].as_u64().unwrap();
-            let w = p["wins"].as_u64().unwrap() + p["draws"].as_u64().unwrap() + p["losses"].as_u64().unwrap();
+            let w = p["wins"].as_u64().unwrap()
+                + p["draws"].as_u64().unwrap()
+                + p["losses"].as_u64().unwrap();
             assert_eq!(g, w, "{p}");
-            let pairs: u64 = p["pentanomial"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
+            let pairs: u64 = p["pentanomial"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .sum();
             assert_eq!(2 * pairs, g, "complete pairs only: {p}");
             g
         })
@@ -119,7 +126,11 @@ fn check_tournament(pgn: &Path, summary: &Value, report: &Value, expected_games:
     let mut whites: BTreeMap<(String, String), i64> = BTreeMap::new();
     for g in games(&text) {
         let (w, b) = (g.tags["White"].clone(), g.tags["Black"].clone());
-        let key = if w < b { (w.clone(), b.clone()) } else { (b.clone(), w.clone()) };
+        let key = if w < b {
+            (w.clone(), b.clone())
+        } else {
+            (b.clone(), w.clone())
+        };
         *whites.entry(key.clone()).or_default() += if w == key.0 { 1 } else { -1 };
     }
     for (pairing, balance) in whites {
@@ -139,22 +150,39 @@ fn builtin_tournament(
     let (pgn, js) = (dir.join("t.pgn"), dir.join("t.json"));
     let mut args = Vec::new();
     for d in depths {
-        args.extend(strs(&["--engine", &format!("name=depth{d}"), &format!("depth={d}")]));
+        args.extend(strs(&[
+            "--engine",
+            &format!("name=depth{d}"),
+            &format!("depth={d}"),
+        ]));
     }
     args.extend(strs(&[
-        "--tournament", kind,
-        "--games", &games.to_string(),
-        "--rounds", &rounds.to_string(),
-        "--concurrency", "2",
-        "--start", "die",
-        "--seed", "4",
-        "--maxmoves", "60",
-        "--pgn", pgn.to_str().unwrap(),
-        "--json", js.to_str().unwrap(),
+        "--tournament",
+        kind,
+        "--games",
+        &games.to_string(),
+        "--rounds",
+        &rounds.to_string(),
+        "--concurrency",
+        "2",
+        "--start",
+        "die",
+        "--seed",
+        "4",
+        "--maxmoves",
+        "60",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
     ]));
     let out = run_match(&args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report = check_pgn(&py, &pgn);
     Some((json(&js), report, stdout, pgn))
 }
@@ -173,7 +201,10 @@ fn round_robin_of_three_builtin_engines_at_different_depths() {
         assert_eq!(p["games"], 4, "{p}");
     }
     assert!(summary["sprt"].is_null());
-    assert!(stdout.contains("depth1 vs depth2") && stdout.contains("depth2 vs depth3"), "{stdout}");
+    assert!(
+        stdout.contains("depth1 vs depth2") && stdout.contains("depth2 vs depth3"),
+        "{stdout}"
+    );
     assert!(stdout.contains("Elo vs field"), "{stdout}");
 }
 
@@ -187,10 +218,18 @@ fn gauntlet_of_four_builtin_engines() {
     let pairings = summary["pairings"].as_array().unwrap();
     assert_eq!(pairings.len(), 3);
     for p in pairings {
-        assert_eq!(p["first"], "depth3", "the first engine plays every other one: {p}");
+        assert_eq!(
+            p["first"], "depth3",
+            "the first engine plays every other one: {p}"
+        );
     }
     // Two engines are both called depth1: the second is told apart.
-    let names: Vec<&str> = summary["engines"].as_array().unwrap().iter().map(|e| e["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = summary["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["depth3", "depth1", "depth2", "depth1 (2)"]);
     assert_eq!(summary["engines"][0]["games"], 6);
 }
@@ -209,16 +248,40 @@ fn round_robin_of_stockfish_fairy_stockfish_and_ethereal() {
     let (pgn, js) = (dir.join("t.pgn"), dir.join("t.json"));
     let mut args = Vec::new();
     for (e, name) in [(&sf, "stockfish"), (&fsf, "fairy"), (&eth, "ethereal")] {
-        args.extend(strs(&["--engine", &format!("cmd={}", e.display()), &format!("name={name}"), "option.Hash=16"]));
+        args.extend(strs(&[
+            "--engine",
+            &format!("cmd={}", e.display()),
+            &format!("name={name}"),
+            "option.Hash=16",
+        ]));
     }
     args.extend(strs(&[
-        "--tc", "2+0.05", "--margin", "1000",
-        "--games", "2", "--concurrency", "2", "--start", "die", "--seed", "21",
-        "--maxmoves", "80",
-        "--pgn", pgn.to_str().unwrap(), "--json", js.to_str().unwrap(),
+        "--tc",
+        "2+0.05",
+        "--margin",
+        "1000",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--start",
+        "die",
+        "--seed",
+        "21",
+        "--maxmoves",
+        "80",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
     ]));
     let out = run_match(&args);
-    assert!(out.status.success(), "{}\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary = json(&js);
     let report = check_pgn(&py, &pgn);
     check_tournament(&pgn, &summary, &report, 6);
@@ -232,11 +295,24 @@ fn round_robin_of_stockfish_fairy_stockfish_and_ethereal() {
 
 /// Runs a two-engine built-in match from `openings` tokens; returns the
 /// PGN's games (python-chess checked), or the failed process's output.
-fn book_match(name: &str, openings: &[&str], extra: &[&str]) -> Option<Result<Vec<Game>, (i32, String)>> {
+fn book_match(
+    name: &str,
+    openings: &[&str],
+    extra: &[&str],
+) -> Option<Result<Vec<Game>, (i32, String)>> {
     let py = common::require_python_chess()?;
     let dir = tmpdir(name);
     let pgn = dir.join("t.pgn");
-    let mut args = strs(&["--nodes", "200", "--maxmoves", "20", "--seed", "3", "--pgn", pgn.to_str().unwrap()]);
+    let mut args = strs(&[
+        "--nodes",
+        "200",
+        "--maxmoves",
+        "20",
+        "--seed",
+        "3",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
     if !openings.is_empty() {
         args.push("--openings".into());
         args.extend(strs(openings));
@@ -244,7 +320,10 @@ fn book_match(name: &str, openings: &[&str], extra: &[&str]) -> Option<Result<Ve
     args.extend(strs(extra));
     let out = run_match(&args);
     if !out.status.success() {
-        return Some(Err((out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())));
+        return Some(Err((
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )));
     }
     let report = check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
@@ -254,7 +333,11 @@ fn book_match(name: &str, openings: &[&str], extra: &[&str]) -> Option<Result<Ve
 /// python-chess's view of a book: each game's X-FEN start and SAN moves.
 fn python_book(py: &Path, script: &str) -> Value {
     let out = Command::new(py).arg("-c").arg(script).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -272,8 +355,17 @@ print(json.dumps(out))
 "#;
 
 fn read_book(py: &Path, path: &Path) -> Vec<Value> {
-    let out = Command::new(py).arg("-c").arg(READ_BOOK).arg(path).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(py)
+        .arg("-c")
+        .arg(READ_BOOK)
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     v.as_array().unwrap().clone()
 }
@@ -286,7 +378,13 @@ fn assert_games_follow_book(games: &[Game], book: &[Value], plies: usize) {
         let line = &book[((round - 1) / 2) % book.len()];
         let fen = line["fen"].as_str().unwrap();
         assert_eq!(g.tags["FEN"], fen, "game {round}");
-        let want: Vec<String> = line["sans"].as_array().unwrap().iter().take(plies).map(|s| s.as_str().unwrap().to_string()).collect();
+        let want: Vec<String> = line["sans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(plies)
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
         assert_eq!(g.book, want.len(), "game {round}: book plies");
         assert_eq!(&g.sans[..want.len()], &want[..], "game {round}");
     }
@@ -296,15 +394,22 @@ fn assert_games_follow_book(games: &[Game], book: &[Value], plies: usize) {
 fn an_epd_book_drives_a_match_in_order() {
     let dir = tmpdir("epd-book");
     let book = dir.join("book.epd");
-    let lines: Vec<String> = std::fs::read_to_string(format!("{}/tests/data/chess960-midgame-perft.epd", env!("CARGO_MANIFEST_DIR")))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .take(2)
-        .map(String::from)
-        .collect();
+    let lines: Vec<String> = std::fs::read_to_string(format!(
+        "{}/tests/data/chess960-midgame-perft.epd",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .lines()
+    .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    .take(2)
+    .map(String::from)
+    .collect();
     std::fs::write(&book, lines.join("\n") + "\n").unwrap();
-    let Some(result) = book_match("epd", &[&format!("file={}", book.display()), "format=epd"], &["--games", "6"]) else {
+    let Some(result) = book_match(
+        "epd",
+        &[&format!("file={}", book.display()), "format=epd"],
+        &["--games", "6"],
+    ) else {
         return;
     };
     let games = result.unwrap();
@@ -350,7 +455,11 @@ print("[]")
     python_book(&py, &script);
     let line = read_book(&py, &book);
     assert_eq!(line.len(), 3);
-    let Some(result) = book_match("pybook", &[&format!("file={}", book.display()), "format=pgn", "plies=5"], &["--games", "6"]) else {
+    let Some(result) = book_match(
+        "pybook",
+        &[&format!("file={}", book.display()), "format=pgn", "plies=5"],
+        &["--games", "6"],
+    ) else {
         return;
     };
     let games = result.unwrap();
@@ -367,7 +476,11 @@ fn the_cutechess_fischerandom_pgn_drives_a_match() {
     let line = read_book(&py, &book);
     let Some(result) = book_match(
         "cutebook",
-        &[&format!("file={}", book.display()), "order=sequential", "plies=12"],
+        &[
+            &format!("file={}", book.display()),
+            "order=sequential",
+            "plies=12",
+        ],
         &["--games", "4"],
     ) else {
         return;
@@ -379,13 +492,21 @@ fn the_cutechess_fischerandom_pgn_drives_a_match() {
 
 #[test]
 fn random_plies_make_a_generated_opening_line() {
-    let Some(result) = book_match("randplies", &[], &["--start", "die", "--random-plies", "4", "--games", "4"]) else {
+    let Some(result) = book_match(
+        "randplies",
+        &[],
+        &["--start", "die", "--random-plies", "4", "--games", "4"],
+    ) else {
         return;
     };
     let games = result.unwrap();
     for pair in games.chunks(2) {
         assert_eq!(pair[0].book, 4);
-        assert_eq!(pair[0].sans[..4], pair[1].sans[..4], "a pair shares its opening line");
+        assert_eq!(
+            pair[0].sans[..4],
+            pair[1].sans[..4],
+            "a pair shares its opening line"
+        );
         assert_eq!(pair[0].tags["FEN"], pair[1].tags["FEN"]);
     }
 }
@@ -417,5 +538,8 @@ fn a_bad_book_line_names_its_place_and_exits_2() {
     };
     let (code, err) = result.unwrap_err();
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains(&format!("{}: game 2: ply 3 'Qxh7'", pgn.display())), "{err}");
+    assert!(
+        err.contains(&format!("{}: game 2: ply 3 'Qxh7'", pgn.display())),
+        "{err}"
+    );
 }

@@ -6,7 +6,7 @@
 //! memory); `--recover` carries a tournament past crashing engines.
 
 use crate::common;
-use crate::match_runner::{check_pgn, fake_engine, json, run_match, strs, tmpdir};
+use crate::match_runner::{check_pgn, json, run_match, strs, tmpdir};
 use crate::tournament::{Game, games};
 
 use std::collections::BTreeMap;
@@ -81,12 +81,26 @@ fn by_round(text: &str) -> BTreeMap<u64, Game> {
 /// processes for every game, one game at a time.
 fn deterministic_args(pgn: &Path, games: u32) -> Vec<String> {
     strs(&[
-        "--engine", "name=a", "depth=2",
-        "--engine", "name=b", "depth=3",
-        "--games", &games.to_string(),
-        "--seed", "17", "--start", "die", "--random-plies", "2",
-        "--maxmoves", "40", "--restart", "on",
-        "--pgn", pgn.to_str().unwrap(),
+        "--engine",
+        "name=a",
+        "depth=2",
+        "--engine",
+        "name=b",
+        "depth=3",
+        "--games",
+        &games.to_string(),
+        "--seed",
+        "17",
+        "--start",
+        "die",
+        "--random-plies",
+        "2",
+        "--maxmoves",
+        "40",
+        "--restart",
+        "on",
+        "--pgn",
+        pgn.to_str().unwrap(),
     ])
 }
 
@@ -99,7 +113,11 @@ fn sigint_at_random_moments_then_resume_gives_the_uninterrupted_pgn() {
     let dir = tmpdir("sigint-resume");
     let reference = dir.join("ref.pgn");
     let out = run_match(&deterministic_args(&reference, 8));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let want = by_round(&std::fs::read_to_string(&reference).unwrap());
     assert_eq!(want.len(), 8);
 
@@ -121,16 +139,27 @@ fn sigint_at_random_moments_then_resume_gives_the_uninterrupted_pgn() {
             let status = child.wait().unwrap();
             let finished = state_games(&state);
             if finished < 8 {
-                assert_eq!(status.code(), Some(130), "trial {trial}: interrupted exits 128+SIGINT");
+                assert_eq!(
+                    status.code(),
+                    Some(130),
+                    "trial {trial}: interrupted exits 128+SIGINT"
+                );
             }
             if i == 0 {
                 args.push("--resume".into());
             }
         }
         let out = run_match(&args);
-        assert!(out.status.success(), "trial {trial}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "trial {trial}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let got = by_round(&std::fs::read_to_string(&pgn).unwrap());
-        assert_eq!(got, want, "trial {trial} (interrupted after {stops:?} games)");
+        assert_eq!(
+            got, want,
+            "trial {trial} (interrupted after {stops:?} games)"
+        );
     }
 }
 
@@ -154,10 +183,18 @@ fn a_pgn_missing_its_last_blank_line_is_not_cut() {
 
     args.push("--resume".into());
     let out = run_match(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report = check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
-    assert_eq!(report["rounds"], serde_json::json!((1..=6).collect::<Vec<_>>()), "each game once");
+    assert_eq!(
+        report["rounds"],
+        serde_json::json!((1..=6).collect::<Vec<_>>()),
+        "each game once"
+    );
     let after = by_round(&std::fs::read_to_string(&pgn).unwrap());
     for (round, game) in kept {
         assert_eq!(after[&round], game, "game {round} kept as it was");
@@ -173,10 +210,22 @@ fn sigkill_then_resume_loses_at_most_the_games_in_flight() {
     let pgn = dir.join("t.pgn");
     let state = state_of(&pgn);
     let mut args = strs(&[
-        "--engine", "name=a", "nodes=300",
-        "--engine", "name=b", "nodes=400",
-        "--games", "10", "--concurrency", "2", "--seed", "8", "--maxmoves", "60",
-        "--pgn", pgn.to_str().unwrap(),
+        "--engine",
+        "name=a",
+        "nodes=300",
+        "--engine",
+        "name=b",
+        "nodes=400",
+        "--games",
+        "10",
+        "--concurrency",
+        "2",
+        "--seed",
+        "8",
+        "--maxmoves",
+        "60",
+        "--pgn",
+        pgn.to_str().unwrap(),
     ]);
     let mut child = spawn(&args);
     wait_for_games(&mut child, &state, 3);
@@ -187,50 +236,88 @@ fn sigkill_then_resume_loses_at_most_the_games_in_flight() {
     let complete = text.matches("\n\n[Event ").count() + usize::from(text.starts_with("[Event "))
         - usize::from(!text.ends_with("\n\n") && !text.is_empty());
     // Written before recorded: at most the game being written when killed.
-    assert!(complete >= recorded && complete <= recorded + 1, "{complete} in the PGN, {recorded} recorded");
+    assert!(
+        complete >= recorded && complete <= recorded + 1,
+        "{complete} in the PGN, {recorded} recorded"
+    );
 
     args.push("--resume".into());
     let out = run_match(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report = check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
-    assert_eq!(report["rounds"], serde_json::json!((1..=10).collect::<Vec<_>>()), "each game once");
+    assert_eq!(
+        report["rounds"],
+        serde_json::json!((1..=10).collect::<Vec<_>>()),
+        "each game once"
+    );
 }
 
 #[test]
 fn a_full_disk_stops_the_tournament_within_one_game() {
-    if common::require_python_chess().is_none() || !Path::new("/dev/full").exists() {
+    if !Path::new("/dev/full").exists() {
         return;
     }
     let dir = tmpdir("devfull");
     let log = dir.join("engines.log");
-    let mut args = fake_engine("normal", 0, "a");
-    args.extend(fake_engine("normal", 0, "b"));
-    args.extend(strs(&["--games", "40", "--maxmoves", "10", "--pgn", "/dev/full"]));
+    let pid_log = format!("--pid-log={}", log.display());
+    let mut args = common::mock_engine_spec("a", &[&pid_log]);
+    args.extend(common::mock_engine_spec("b", &[&pid_log]));
+    args.extend(strs(&[
+        "--games",
+        "40",
+        "--maxmoves",
+        "10",
+        "--pgn",
+        "/dev/full",
+    ]));
     args.extend(strs(&["--state", dir.join("s.json").to_str().unwrap()]));
     let out = Command::new(common::uci960())
         .arg("match")
         .args(&args)
-        .env("FAKE_PID_LOG", &log)
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/dev/full") && err.contains("stops"), "{err}");
     // `ucinewgame` is logged once per engine and game begun: the first game,
     // and at most the next one already started when the write failed.
-    let begun = std::fs::read_to_string(&log).unwrap().lines().filter(|l| l.ends_with(" new")).count() / 2;
+    let begun = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.ends_with(" new"))
+        .count()
+        / 2;
     assert!((1..=2).contains(&begun), "{begun} of 40 games begun");
-    assert_eq!(state_games(&dir.join("s.json")), 0, "nothing recorded that was not written");
+    assert_eq!(
+        state_games(&dir.join("s.json")),
+        0,
+        "nothing recorded that was not written"
+    );
 }
 
 #[test]
 fn an_unwritable_json_file_stops_with_exit_3() {
     let dir = tmpdir("json-dir");
     let out = run_match(&strs(&[
-        "--nodes", "100", "--games", "20", "--maxmoves", "10",
-        "--json", dir.to_str().unwrap(),
+        "--nodes",
+        "100",
+        "--games",
+        "20",
+        "--maxmoves",
+        "10",
+        "--json",
+        dir.to_str().unwrap(),
     ]));
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("JSON file"));
@@ -241,15 +328,29 @@ fn games_that_do_not_fit_are_a_usage_error() {
     let out = run_match(&strs(&["--games", "4294967295", "--dry-run"]));
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--games 4294967295") && err.contains("4294967296 games"), "{err}");
+    assert!(
+        err.contains("--games 4294967295") && err.contains("4294967296 games"),
+        "{err}"
+    );
     let out = run_match(&strs(&["--games", "0"]));
     assert_eq!(out.status.code(), Some(2));
 }
 
 /// Peak resident memory of a `--dry-run` of `games` games, in KiB.
+// The child is reaped by wait4 (which also gives its peak memory).
+#[allow(clippy::zombie_processes)]
 fn dry_run_peak_kib(games: u64) -> i64 {
     let child = Command::new(common::uci960())
-        .args(["match", "--dry-run", "--start", "die", "--seed", "1", "--games", &games.to_string()])
+        .args([
+            "match",
+            "--dry-run",
+            "--start",
+            "die",
+            "--seed",
+            "1",
+            "--games",
+            &games.to_string(),
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -267,7 +368,10 @@ fn dry_run_peak_kib(games: u64) -> i64 {
 fn the_schedule_is_a_stream_memory_does_not_grow_with_games() {
     let small = dry_run_peak_kib(2_000);
     let large = dry_run_peak_kib(2_000_000);
-    assert!(large < small + 4096, "peak {large} KiB for 2M games vs {small} KiB for 2k");
+    assert!(
+        large < small + 4096,
+        "peak {large} KiB for 2M games vs {small} KiB for 2k"
+    );
 }
 
 #[test]
@@ -277,15 +381,31 @@ fn recover_carries_a_round_robin_past_a_crashing_engine() {
     };
     let dir = tmpdir("recover");
     let (pgn, js) = (dir.join("t.pgn"), dir.join("t.json"));
-    let mut args = fake_engine("normal", 0, "a");
-    args.extend(fake_engine("crash", 3, "crashy"));
-    args.extend(fake_engine("normal", 0, "b"));
+    // The mock crashes on its 3rd move of every game.
+    let mut args = common::mock_engine_spec("a", &[]);
+    args.extend(common::mock_engine_spec("crashy", &["--crash-on-go=3"]));
+    args.extend(common::mock_engine_spec("b", &[]));
     args.extend(strs(&[
-        "--recover", "--games", "2", "--rounds", "2", "--maxmoves", "20", "--start", "sp:518",
-        "--pgn", pgn.to_str().unwrap(), "--json", js.to_str().unwrap(),
+        "--recover",
+        "--games",
+        "2",
+        "--rounds",
+        "2",
+        "--maxmoves",
+        "20",
+        "--start",
+        "sp:518",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
     ]));
     let out = run_match(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report = check_pgn(&py, &pgn);
     assert_eq!(report["games"], 12);
     let s = json(&js);
@@ -295,7 +415,10 @@ fn recover_carries_a_round_robin_past_a_crashing_engine() {
         .iter()
         .map(|e| (e["name"].as_str().unwrap(), e["crashes"].as_u64().unwrap()))
         .collect();
-    assert_eq!(crashes["crashy"], 8, "every game of the crashing engine: {crashes:?}");
+    assert_eq!(
+        crashes["crashy"], 8,
+        "every game of the crashing engine: {crashes:?}"
+    );
     assert_eq!((crashes["a"], crashes["b"]), (0, 0));
     assert_eq!(report["terminations"]["engine crash"], 8);
 }

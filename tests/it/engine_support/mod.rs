@@ -1,126 +1,41 @@
-//! A UCI client for driving `uci960 engine` as a child process in tests,
-//! plus the arbitration helpers the game tests share (all chess truth from
-//! shakmaty). Every read has a timeout, so no test can hang.
+//! `uci960 engine` as a child process in tests (on the shared test client),
+//! plus the helpers the game tests share (all chess truth from shakmaty).
 #![allow(dead_code)]
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::ops::{Deref, DerefMut};
+use std::process::Command;
 
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
-use crate::common;
+use crate::common::{self, Client, OnDrop};
 
-/// Long enough for any single answer on a loaded machine.
-pub const PATIENCE: Duration = Duration::from_secs(60);
-
-pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(Instant, String)>,
-}
+/// `uci960 engine` driven by the shared test client ([`common::Client`]);
+/// dropping it sends `quit`.
+pub struct Engine(Client);
 
 impl Engine {
     /// Starts `uci960 engine` and completes the handshake.
     pub fn start() -> Engine {
-        let mut child = Command::new(common::uci960())
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start uci960 engine");
-        let stdin = child.stdin.take().expect("stdin");
-        let lines = common::line_reader(child.stdout.take().expect("stdout"));
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
-        engine.send("uci");
-        engine.until(|l| l == "uciok");
+        let mut cmd = Command::new(common::uci960());
+        cmd.arg("engine");
+        let mut engine = Engine(Client::spawn(cmd, false, OnDrop::Quit));
+        engine.handshake();
         engine
-    }
-
-    pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush to engine");
-    }
-
-    /// Writes raw bytes (for input that isn't UTF-8).
-    pub fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).expect("write to engine");
-        self.stdin.flush().expect("flush to engine");
-    }
-
-    /// The next line with its arrival time, or `None` after `timeout`.
-    pub fn next_line(&self, timeout: Duration) -> Option<(Instant, String)> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("engine closed its output"),
-        }
-    }
-
-    /// Reads lines until one satisfies `done`; returns all of them.
-    pub fn until(&mut self, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some((_, line)) = self.next_line(left) else {
-                panic!("engine did not answer in {PATIENCE:?}; lines so far: {seen:?}");
-            };
-            let finished = done(&line);
-            seen.push(line);
-            if finished {
-                return seen;
-            }
-        }
-    }
-
-    /// `isready` round trip: everything before `readyok`.
-    pub fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(|l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Sends `go ...` and returns the `bestmove` token and all lines.
-    pub fn go(&mut self, go: &str) -> (String, Vec<String>) {
-        self.send(go);
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        let best = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .expect("bestmove token")
-            .to_string();
-        (best, lines)
-    }
-
-    pub fn set_chess960(&mut self, on: bool) {
-        self.send(&format!("setoption name UCI_Chess960 value {on}"));
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Deref for Engine {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.0
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.0
     }
 }
 
