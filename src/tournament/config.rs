@@ -662,4 +662,15 @@ mod tests {
         };
         assert!(one.validate().is_err());
     }
+
+    #[test]
+    fn the_example_config_is_valid() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/match.toml");
+        let s = TournamentConfig::from_toml_file(&path)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(s.engines.len(), 2);
+        assert_eq!(s.schedule.games(), 100);
+    }
 }
