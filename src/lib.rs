@@ -19,6 +19,7 @@
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
 //! | [`conformance`] | the castling conformance suite |
+//! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
 //! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
@@ -36,3 +37,4 @@ pub mod start;
 pub mod tournament;
 pub mod uci;
 pub mod uci_client;
+pub mod utc;

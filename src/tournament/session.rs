@@ -158,25 +158,6 @@ fn differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> 
         .collect()
 }
 
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
-pub fn pgn_date() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() / 86_400)
-        .unwrap_or(0) as i64;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 fn summary_of(schedule: &Schedule, r: &GameRecord) -> GameSummary {
     let slot = schedule.slot(r.number);
     GameSummary {
@@ -375,7 +356,7 @@ pub fn run(
         tags: vec![
             ("Event".into(), "uci960 match".into()),
             ("Site".into(), "?".into()),
-            ("Date".into(), pgn_date()),
+            ("Date".into(), crate::utc::UtcTime::now().pgn_date()),
             (
                 "Start".into(),
                 match &s.openings {

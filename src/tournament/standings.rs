@@ -324,6 +324,7 @@ impl Standings {
             (
                 e.map_or(Value::Null, |e| finite(e.elo)),
                 e.map_or(Value::Null, |e| finite(e.error)),
+                e.map(|e| e.one_sided),
             )
         };
         let engines: Vec<Value> = self
@@ -331,10 +332,11 @@ impl Standings {
             .iter()
             .map(|e| {
                 let mut v = json!(e);
-                let (elo, err) = elo_json(e.wdl().elo());
+                let (elo, err, one_sided) = elo_json(e.wdl().elo());
                 v["games"] = json!(e.games());
                 v["elo_vs_field"] = elo;
                 v["elo_error_95"] = err;
+                v["elo_one_sided"] = json!(one_sided);
                 v
             })
             .collect();
@@ -343,7 +345,7 @@ impl Standings {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let (elo, err) = elo_json(p.wdl.elo());
+                let (elo, err, one_sided) = elo_json(p.wdl.elo());
                 let sprt = self.sprt_for(i).map(|s| {
                     let llr = s.llr(&p.pentanomial);
                     let (lo, hi) = s.bounds();
@@ -358,7 +360,7 @@ impl Standings {
                     "second": self.engines[p.second].name,
                     "games": p.wdl.games(),
                     "wins": p.wdl.wins, "draws": p.wdl.draws, "losses": p.wdl.losses,
-                    "elo": elo, "elo_error_95": err,
+                    "elo": elo, "elo_error_95": err, "elo_one_sided": one_sided,
                     "los": p.wdl.los(),
                     "draw_ratio": if p.wdl.games() > 0 { Some(p.wdl.draw_ratio()) } else { None },
                     "pentanomial": p.pentanomial.0,
@@ -378,6 +380,7 @@ impl Standings {
             out["first_engine"] = json!({
                 "wins": p["wins"], "draws": p["draws"], "losses": p["losses"],
                 "elo": p["elo"], "elo_error_95": p["elo_error_95"],
+                "elo_one_sided": p["elo_one_sided"],
                 "los": p["los"], "draw_ratio": p["draw_ratio"],
             });
             out["pentanomial"] = p["pentanomial"].clone();
@@ -390,11 +393,14 @@ impl Standings {
 fn elo_text(e: Option<EloEstimate>) -> String {
     match e {
         None => "-".into(),
-        Some(e) if e.elo.is_finite() && e.error.is_finite() => {
-            format!("{:.1} +/- {:.1}", e.elo + 0.0, e.error)
-        }
-        Some(e) if e.elo > 0.0 => "+inf (one-sided)".into(),
-        Some(_) => "-inf (one-sided)".into(),
+        // `+ 0.0` turns -0.0 into 0.0; an unbounded error prints `inf`;
+        // a one-sided score counts one more draw (stats.rs) and says so.
+        Some(e) => format!(
+            "{:.1} +/- {:.1}{}",
+            e.elo + 0.0,
+            e.error,
+            if e.one_sided { " (one-sided)" } else { "" }
+        ),
     }
 }
 
@@ -492,5 +498,52 @@ mod tests {
         }
         assert!(t.to_json().get("first_engine").is_none());
         assert!(t.render().contains("B vs C: 4 games"));
+    }
+
+    #[test]
+    fn split_and_one_sided_matches_print_a_finite_elo() {
+        let s = Schedule::new(TournamentKind::RoundRobin, 2, 2, 1).unwrap();
+        let names = ["A".to_string(), "B".to_string()];
+        // One win each: Elo 0, unbounded error.
+        let mut t = Standings::new(&names, s.pairings(), None);
+        t.record(&summary(
+            &s,
+            1,
+            GameResult::WhiteWins,
+            Termination::Checkmate,
+        ));
+        t.record(&summary(
+            &s,
+            2,
+            GameResult::WhiteWins,
+            Termination::Checkmate,
+        ));
+        let table = t.render();
+        assert!(
+            table.contains("Elo difference: 0.0 +/- inf, LOS: 50.0 %"),
+            "{table}"
+        );
+        let json = t.to_json();
+        assert_eq!(json["first_engine"]["elo"], 0.0);
+        assert!(json["first_engine"]["elo_error_95"].is_null());
+        assert_eq!(json["first_engine"]["elo_one_sided"], false);
+        // A wins both: finite and flagged, never -inf.
+        let mut t = Standings::new(&names, s.pairings(), None);
+        t.record(&summary(
+            &s,
+            1,
+            GameResult::WhiteWins,
+            Termination::Checkmate,
+        ));
+        t.record(&summary(
+            &s,
+            2,
+            GameResult::BlackWins,
+            Termination::Checkmate,
+        ));
+        let table = t.render();
+        assert!(table.contains("279.6 +/- inf (one-sided)"), "{table}");
+        assert!(!table.contains("-inf"), "{table}");
+        assert_eq!(t.to_json()["first_engine"]["elo_one_sided"], true);
     }
 }

@@ -6,7 +6,6 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -332,15 +331,10 @@ fn interrupted_match_resumes_to_the_requested_count() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Interrupt once a few games are in the PGN.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-        if text.matches("[Round ").count() >= 3 || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // Interrupt once a few games are in the PGN (or at the hang guard).
+    common::wait_for_file(&pgn, common::PATIENCE, |text| {
+        text.matches("[Round ").count() >= 3
+    });
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }

@@ -7,7 +7,6 @@ use crate::proxy_util;
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use proxy_util::{Proxy, children_of, gone_within};
 
@@ -38,7 +37,7 @@ fn crash_mid_search_is_reported() {
     let (status, _, stderr) = p.finish();
     assert_eq!(status.code(), Some(1));
     assert!(stderr.contains("SIGSEGV"), "{stderr}");
-    assert!(gone_within(engine, Duration::from_secs(5)));
+    assert!(gone_within(engine, common::PATIENCE));
 }
 
 #[test]
@@ -58,7 +57,7 @@ fn hanging_engine_is_reported_then_killed_at_gui_eof() {
     let (status, _, stderr) = p.finish();
     assert!(status.success(), "{status}");
     assert!(stderr.contains("silent"), "{stderr}");
-    assert!(gone_within(engine, Duration::from_secs(5)));
+    assert!(gone_within(engine, common::PATIENCE));
 }
 
 #[test]
@@ -134,5 +133,5 @@ fn wrong_castling_notation_is_corrected_and_illegal_moves_reported() {
     let (status, _, stderr) = p.finish();
     assert!(status.success());
     assert!(stderr.contains("illegal bestmove"), "{stderr}");
-    assert!(gone_within(engine, Duration::from_secs(5)));
+    assert!(gone_within(engine, common::PATIENCE));
 }

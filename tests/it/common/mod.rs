@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 pub use client::{Client, OnDrop, PATIENCE};
-pub use process::{alive, children_of, gone_within, wait_exit};
+pub use process::{alive, children_of, gone_within, wait_exit, wait_for_file};
 
 /// The `uci960` binary built for this test run.
 pub fn uci960() -> PathBuf {

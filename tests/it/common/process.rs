@@ -113,3 +113,57 @@ pub fn gone_within(pid: u32, timeout: Duration) -> bool {
         ready == 1
     }
 }
+
+/// Waits (up to `timeout`, a hang guard) until the text of the file at
+/// `path` satisfies `done`: the file is read again at each inotify event
+/// of its directory, no polling. `false` after the deadline.
+#[cfg(target_os = "linux")]
+pub fn wait_for_file(
+    path: &std::path::Path,
+    timeout: Duration,
+    mut done: impl FnMut(&str) -> bool,
+) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = path.parent().expect("a file in a directory");
+    let dir = std::ffi::CString::new(dir.as_os_str().as_bytes()).expect("no NUL in a path");
+    let deadline = std::time::Instant::now() + timeout;
+    // SAFETY: a fresh inotify fd, watched, polled, read into a local buffer
+    // and closed once.
+    unsafe {
+        let fd = libc::inotify_init1(libc::IN_CLOEXEC);
+        assert!(
+            fd >= 0,
+            "inotify_init1: {}",
+            std::io::Error::last_os_error()
+        );
+        let mask = libc::IN_MODIFY | libc::IN_CREATE | libc::IN_CLOSE_WRITE | libc::IN_MOVED_TO;
+        let watch = libc::inotify_add_watch(fd, dir.as_ptr(), mask);
+        assert!(
+            watch >= 0,
+            "inotify_add_watch: {}",
+            std::io::Error::last_os_error()
+        );
+        let mut buf = [0u8; 4096];
+        let found = loop {
+            // Read after the watch is set: a write before it is not missed.
+            if done(&std::fs::read_to_string(path).unwrap_or_default()) {
+                break true;
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                break false;
+            }
+            let mut pfd = libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = left.as_millis().clamp(1, i32::MAX as u128) as libc::c_int;
+            if libc::poll(&mut pfd, 1, ms) > 0 {
+                libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            }
+        };
+        libc::close(fd);
+        found
+    }
+}

@@ -1,13 +1,14 @@
 //! `uci960 engine` as a child process in tests (on the shared test client),
-//! plus the helpers the game tests share (all chess truth from shakmaty).
+//! plus what the game tests share: games under the real arbiter
+//! (`uci960::game::arbiter`), move checks by shakmaty.
 #![allow(dead_code)]
 
 use std::ops::{Deref, DerefMut};
 use std::process::Command;
 
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Move, Position, Role};
+use uci960::game::{CastlingPolicy, Game, GameResult};
 
 use crate::common::{self, Client, OnDrop};
 
@@ -61,80 +62,43 @@ pub fn fen(pos: &Chess) -> String {
     uci960::notation::fen::position_fen(pos, uci960::notation::fen::FenFlavour::Shredder)
 }
 
-/// How a game ended, from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Result {
-    WhiteWins,
-    BlackWins,
-    Draw,
+/// How a game ended: the arbiter's result type.
+pub type Result = GameResult;
+
+/// A game under the real arbiter (`uci960::game::arbiter`), strict KxR
+/// castling.
+pub fn new_game(start: Chess) -> Game {
+    Game::new(start, CastlingPolicy::Strict)
 }
 
-/// A game under arbitration: positions, moves in UCI, repetition counts.
-pub struct Game {
-    pub start: Chess,
-    pub pos: Chess,
-    pub moves: Vec<String>,
-    hashes: Vec<u64>,
-}
-
-fn hash(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
-impl Game {
-    pub fn new(start: Chess) -> Game {
-        Game {
-            hashes: vec![hash(&start)],
-            pos: start.clone(),
-            start,
-            moves: Vec::new(),
-        }
-    }
-
+/// What the game tests need beyond the arbiter.
+pub trait GameExt {
     /// The `position` command for the game so far (Shredder-FEN, KxR moves).
-    pub fn position_command(&self) -> String {
-        let mut cmd = format!("position fen {}", fen(&self.start));
-        if !self.moves.is_empty() {
-            cmd.push_str(" moves ");
-            cmd.push_str(&self.moves.join(" "));
+    fn position_command(&self) -> String;
+    /// The result if the rules end the game (the arbiter's verdict).
+    fn over(&self) -> Option<Result>;
+    /// Adjudication of an unfinished game: the side ahead by at least
+    /// `margin` centipawns of plain material (P1 N3 B3 R5 Q9) wins.
+    fn adjudicate(&self, margin: i32) -> Result;
+}
+
+impl GameExt for Game {
+    fn position_command(&self) -> String {
+        let mut cmd = format!("position fen {}", fen(self.start()));
+        for (i, m) in self.uci_moves().enumerate() {
+            cmd.push_str(if i == 0 { " moves " } else { " " });
+            cmd.push_str(&m.to_string());
         }
         cmd
     }
 
-    pub fn play(&mut self, m: Move) {
-        self.moves
-            .push(UciMove::from_move(m, CastlingMode::Chess960).to_string());
-        self.pos.play_unchecked(m);
-        self.hashes.push(hash(&self.pos));
+    fn over(&self) -> Option<Result> {
+        self.rules_outcome().map(|o| o.result)
     }
 
-    /// The result if the game is over by the rules (mate, stalemate,
-    /// insufficient material, fifty moves, threefold repetition).
-    pub fn over(&self) -> Option<Result> {
-        if self.pos.is_checkmate() {
-            return Some(if self.pos.turn().is_white() {
-                Result::BlackWins
-            } else {
-                Result::WhiteWins
-            });
-        }
-        let now = hash(&self.pos);
-        let repeats = self.hashes.iter().filter(|&&h| h == now).count();
-        if self.pos.is_stalemate()
-            || self.pos.is_insufficient_material()
-            || self.pos.halfmoves() >= 100
-            || repeats >= 3
-        {
-            return Some(Result::Draw);
-        }
-        None
-    }
-
-    /// Adjudication of an unfinished game: the side ahead by at least
-    /// `margin` centipawns of plain material (P1 N3 B3 R5 Q9) wins.
-    pub fn adjudicate(&self, margin: i32) -> Result {
+    fn adjudicate(&self, margin: i32) -> Result {
         let mut balance = 0;
-        for (_, piece) in self.pos.board().iter() {
+        for (_, piece) in self.position().board().iter() {
             let v = match piece.role {
                 Role::Pawn => 100,
                 Role::Knight | Role::Bishop => 300,
@@ -145,11 +109,11 @@ impl Game {
             balance += if piece.color.is_white() { v } else { -v };
         }
         if balance >= margin {
-            Result::WhiteWins
+            GameResult::WhiteWins
         } else if balance <= -margin {
-            Result::BlackWins
+            GameResult::BlackWins
         } else {
-            Result::Draw
+            GameResult::Draw
         }
     }
 }
