@@ -19,7 +19,10 @@
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
 //! | [`conformance`] | the castling conformance suite |
+//! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
+//! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
 //! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
+//! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
 //! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
@@ -29,10 +32,13 @@
 pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;
+pub mod files;
 pub mod game;
 pub mod notation;
 pub mod perft;
+pub mod platform;
 pub mod proxy;
+pub mod seconds;
 pub mod start;
 pub mod tournament;
 pub mod uci;

@@ -1,11 +1,11 @@
 //! `go perft N`: the move path count, split by root move, in Stockfish's
 //! form (`e2e4: 20` per root move, a blank line, `Nodes searched: N`).
 //!
-//! The counts are [`crate::perft::divide`], shakmaty's by construction;
-//! what this adds is the text form and a stop flag checked between root
-//! moves.
+//! The counts are [`crate::perft::divide_until`], shakmaty's by
+//! construction; what this adds is the text form. The stop flag is checked
+//! at every node above the last ply, so `stop` ends even `go perft 99`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use shakmaty::{CastlingMode, Chess};
 
@@ -22,10 +22,8 @@ pub fn divide(
 ) -> Option<Vec<String>> {
     let mut lines = Vec::new();
     let mut total = 0;
-    for (m, n) in perft::divide(pos, depth.max(1)) {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
+    for (m, n) in perft::divide_until(pos, depth.max(1), stop) {
+        let n = n?;
         total += n;
         lines.push(format!("{}: {n}", format_move(m, mode)));
     }

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 use clap::Args;
@@ -113,8 +113,8 @@ pub struct MatchArgs {
     pub margin: Option<u64>,
     /// Seconds an engine may stay silent (no readyok, no bestmove) when it
     /// has no clock, before the game is lost as stalled [default: 30].
-    #[arg(long)]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    pub timeout: Option<std::time::Duration>,
 }
 
 /// The flags as a config (every field the flags leave out stays `None`).
@@ -126,11 +126,11 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
         .collect::<Result<_, _>>()?;
     let st = match &args.st {
         Some(s) => Some(
-            crate::game::clock::parse_seconds(s)
-                .ok_or_else(|| ConfigError::BadFlag {
+            crate::seconds::parse_positive(s)
+                .map_err(|e| ConfigError::BadFlag {
                     flag: "--st",
                     value: s.clone(),
-                    reason: "not seconds".into(),
+                    reason: e.to_string(),
                 })?
                 .as_secs_f64(),
         ),
@@ -169,7 +169,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
         restart: args.restart.as_deref().map(|r| r == "on"),
         recover: args.recover.then_some(true),
         margin: args.margin,
-        timeout: args.timeout,
+        timeout: args.timeout.map(|d| d.as_secs_f64()),
     })
 }
 
@@ -217,18 +217,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
 
-    // SIGINT/SIGTERM: the first stops the tournament (exit 128+signal), a
-    // second one while it stops ends the process at once.
+    // A signal sets the flag and wakes every engine wait; the games in
+    // progress are abandoned and the files written. The platform's
+    // watchdog ends the process if that takes longer than a second.
     let interrupted = Arc::new(AtomicBool::new(false));
-    let which = Arc::new(AtomicUsize::new(0));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-        signal_hook::flag::register_usize(sig, Arc::clone(&which), sig as usize)
-            .context("installing the signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-    }
+    crate::platform::interrupt::install(Some(Arc::clone(&interrupted)))
+        .context("installing the signal handler")?;
     // Only announce a fresh seed when it is used (not on resume).
     let fresh_seed = match (s.seed, args.resume) {
         (Some(seed), _) => seed,
@@ -245,17 +239,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Ok(r) => r,
         Err(e) => return fail(e.exit_code(), e),
     };
-    print!("{}", report.standings.render());
+    let mut table = report.standings.render();
     if report.sprt_stopped {
-        println!("SPRT: a bound was crossed; the match stopped early.");
+        table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }
+    super::output::emit(&table)?;
     match report.ended {
         Ended::Interrupted => {
             eprintln!(
                 "uci960: interrupted; the PGN holds only complete games. Run again with --resume to finish."
             );
-            let sig = which.load(Ordering::SeqCst) as u8;
-            Ok(ExitCode::from(128 + if sig == 0 { 2 } else { sig }))
+            use crate::platform::interrupt::{SIGINT, exit_code, received};
+            Ok(ExitCode::from(exit_code(received().unwrap_or(SIGINT))))
         }
         Ended::EngineLost => fail(
             3,

@@ -4,8 +4,9 @@
 pub mod analyze;
 pub mod castling_test;
 pub mod engine;
+pub mod exit;
 pub mod match_cmd;
-mod output;
+pub mod output;
 pub mod positions;
 pub mod proxy;
 pub mod show;

@@ -96,11 +96,10 @@ pub enum ConfigError {
         value: String,
         reason: String,
     },
-    #[error("cannot read config {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error("engine {0}: {1}")]
+    LineBreak(usize, crate::uci::LineBreak),
     #[error("config {path}: {message}")]
     Toml { path: PathBuf, message: String },
     #[error(transparent)]
@@ -344,15 +343,15 @@ fn limits_of(
     nodes: Option<u64>,
     depth: Option<u32>,
 ) -> Result<Limits, ConfigError> {
-    if let Some(st) = st
-        && !(st.is_finite() && st > 0.0)
-    {
-        return Err(ConfigError::BadFlag {
-            flag: "st",
-            value: st.to_string(),
-            reason: "expected a positive number of seconds".into(),
-        });
-    }
+    let movetime = st
+        .map(|s| {
+            crate::seconds::config_key("st", s).map_err(|reason| ConfigError::BadFlag {
+                flag: "st",
+                value: s.to_string(),
+                reason,
+            })
+        })
+        .transpose()?;
     Ok(Limits {
         tc: tc
             .map(|t| {
@@ -363,7 +362,7 @@ fn limits_of(
                 })
             })
             .transpose()?,
-        movetime: st.map(Duration::from_secs_f64),
+        movetime,
         nodes,
         depth,
     })
@@ -372,10 +371,7 @@ fn limits_of(
 impl TournamentConfig {
     /// Reads a TOML config file.
     pub fn from_toml_file(path: &std::path::Path) -> Result<TournamentConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
         toml::from_str(&text).map_err(|e| ConfigError::Toml {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -444,7 +440,13 @@ impl TournamentConfig {
             if limits.is_empty() {
                 limits.nodes = Some(DEFAULT_NODES);
             }
-            let options = e.option_pairs();
+            let options = e
+                .option_pairs()
+                .map_err(|err| ConfigError::LineBreak(i + 1, err))?;
+            if let Some(name) = &e.name {
+                crate::uci::single_line(&format!("engine {} name", i + 1), name)
+                    .map_err(|err| ConfigError::LineBreak(i + 1, err))?;
+            }
             engines.push(EngineSpec {
                 name: e.name.clone().unwrap_or_default(),
                 cmd,
@@ -490,14 +492,16 @@ impl TournamentConfig {
         };
         let concurrency = self.concurrency.unwrap_or(1);
         check_flag("--concurrency", concurrency, 1, 1024)?;
-        let timeout = self.timeout.unwrap_or(30.0);
-        if !(timeout.is_finite() && timeout > 0.0 && timeout < 1e9) {
-            return Err(ConfigError::BadFlag {
-                flag: "--timeout",
-                value: timeout.to_string(),
-                reason: "expected a positive number of seconds".into(),
-            });
-        }
+        let timeout = match self.timeout {
+            Some(t) => {
+                crate::seconds::config_key("timeout", t).map_err(|reason| ConfigError::BadFlag {
+                    flag: "--timeout",
+                    value: t.to_string(),
+                    reason,
+                })?
+            }
+            None => Duration::from_secs(30),
+        };
         Ok(Settings {
             engines,
             schedule,
@@ -517,7 +521,7 @@ impl TournamentConfig {
             recover: self.recover.unwrap_or(false),
             sprt: self.sprt,
             margin: Duration::from_millis(self.margin.unwrap_or(100)),
-            timeout: Duration::from_secs_f64(timeout),
+            timeout,
         })
     }
 }

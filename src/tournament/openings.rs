@@ -102,11 +102,8 @@ pub enum OpeningError {
     Epd(#[from] BookError),
     #[error(transparent)]
     Method(#[from] MethodError),
-    #[error("cannot read opening book {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     #[error("{path}: game {game}: {reason}")]
     BadGame {
         path: PathBuf,
@@ -119,10 +116,7 @@ pub enum OpeningError {
 
 /// Reads every game of a PGN book as an opening.
 pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, OpeningError> {
-    let file = std::fs::File::open(path).map_err(|source| OpeningError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let file = crate::files::open(path, "opening book", crate::files::BOOK_LIMIT)?;
     let mut reader = Reader::new(std::io::BufReader::new(file));
     let mut visitor = BookVisitor {
         plies: plies.map_or(usize::MAX, |p| p as usize),

@@ -295,7 +295,7 @@ fn crashing_engine_is_reported_not_hung() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_exit_2_and_a_missing_engine_3() {
     let out = Command::new(common::uci960())
         .args(["castling-test", "--only", "perft", "/usr/games/stockfish"])
         .output()
@@ -306,6 +306,7 @@ fn usage_errors_exit_2() {
         .args(["castling-test", "/nonexistent/engine"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // An engine that cannot start is a runtime failure (DESIGN: exit 3).
+    assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start engine"));
 }
