@@ -113,7 +113,7 @@ pub struct MatchArgs {
     pub margin: Option<u64>,
     /// Seconds an engine may stay silent (no readyok, no bestmove) when it
     /// has no clock, before the game is lost as stalled [default: 30].
-    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub timeout: Option<std::time::Duration>,
 }
 
@@ -137,11 +137,16 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
         None => None,
     };
     let castling = match &args.castling {
-        Some(c) => Some(c.parse().map_err(|reason| ConfigError::BadFlag {
-            flag: "--castling",
-            value: c.clone(),
-            reason,
-        })?),
+        Some(c) => {
+            Some(
+                c.parse()
+                    .map_err(|e: crate::keyword::UnknownWord| ConfigError::BadFlag {
+                        flag: "--castling",
+                        value: c.clone(),
+                        reason: e.to_string(),
+                    })?,
+            )
+        }
         None => None,
     };
     Ok(TournamentConfig {

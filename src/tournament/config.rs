@@ -98,6 +98,10 @@ pub enum ConfigError {
     },
     #[error(transparent)]
     File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Seconds(#[from] crate::seconds::KeySecondsError),
+    #[error("--sprt: {0}")]
+    Sprt(#[from] super::stats::SprtError),
     #[error("engine {0}: {1}")]
     LineBreak(usize, crate::uci::LineBreak),
     #[error("config {path}: {message}")]
@@ -344,22 +348,18 @@ fn limits_of(
     depth: Option<u32>,
 ) -> Result<Limits, ConfigError> {
     let movetime = st
-        .map(|s| {
-            crate::seconds::config_key("st", s).map_err(|reason| ConfigError::BadFlag {
-                flag: "st",
-                value: s.to_string(),
-                reason,
-            })
-        })
+        .map(|s| crate::seconds::config_key("st", s).map_err(ConfigError::from))
         .transpose()?;
     Ok(Limits {
         tc: tc
             .map(|t| {
-                t.parse().map_err(|e: String| ConfigError::BadFlag {
-                    flag: "tc",
-                    value: t.to_string(),
-                    reason: e,
-                })
+                t.parse().map_err(
+                    |e: crate::game::clock::TimeControlError| ConfigError::BadFlag {
+                        flag: "tc",
+                        value: t.to_string(),
+                        reason: e.to_string(),
+                    },
+                )
             })
             .transpose()?,
         movetime,
@@ -456,14 +456,7 @@ impl TournamentConfig {
             });
         }
         if let Some(s) = &self.sprt {
-            s.validate().map_err(|reason| ConfigError::BadFlag {
-                flag: "--sprt",
-                value: format!(
-                    "elo0={} elo1={} alpha={} beta={}",
-                    s.elo0, s.elo1, s.alpha, s.beta
-                ),
-                reason,
-            })?;
+            s.validate()?;
             if engines.len() > 2 && kind == TournamentKind::RoundRobin {
                 return Err(ConfigError::SprtUndefined(engines.len()));
             }
@@ -493,13 +486,7 @@ impl TournamentConfig {
         let concurrency = self.concurrency.unwrap_or(1);
         check_flag("--concurrency", concurrency, 1, 1024)?;
         let timeout = match self.timeout {
-            Some(t) => {
-                crate::seconds::config_key("timeout", t).map_err(|reason| ConfigError::BadFlag {
-                    flag: "--timeout",
-                    value: t.to_string(),
-                    reason,
-                })?
-            }
+            Some(t) => crate::seconds::config_key("timeout", t)?,
             None => Duration::from_secs(30),
         };
         Ok(Settings {
