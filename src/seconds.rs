@@ -7,6 +7,13 @@
 //! The largest accepted value is [`MAX_SECONDS`] (a million seconds, eleven
 //! and a half days): longer than any game or timeout, and small enough
 //! that adding it to a clock reading can never overflow.
+//!
+//! ```
+//! use std::time::Duration;
+//! use uci960::seconds::parse;
+//! assert_eq!(parse("1:30"), Ok(Duration::from_secs(90)));
+//! assert!(parse("1e300").is_err());
+//! ```
 
 use std::time::Duration;
 
