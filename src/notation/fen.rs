@@ -85,30 +85,67 @@ pub fn parse_position(text: &str) -> Result<Chess, FenError> {
 /// The castling field in Shredder form: rook files, White's first, each
 /// colour highest file first (`HAha`), `-` when there are none.
 pub fn shredder_castling_field(pos: &Chess) -> String {
-    let rights = pos.castles().castling_rights();
-    let mut field = String::new();
-    for color in Color::ALL {
-        for sq in (rights & color.backrank()).into_iter().rev() {
-            let c = sq.file().char();
-            field.push(if color.is_white() {
-                c.to_ascii_uppercase()
-            } else {
-                c
-            });
+    ShredderField::of(pos).as_str().to_string()
+}
+
+/// A Shredder castling field without allocating: at most four rook files.
+struct ShredderField {
+    bytes: [u8; 4],
+    len: usize,
+}
+
+impl ShredderField {
+    fn of(pos: &Chess) -> ShredderField {
+        let mut field = ShredderField {
+            bytes: [b'-'; 4],
+            len: 0,
+        };
+        let rights = pos.castles().castling_rights();
+        for color in Color::ALL {
+            for sq in (rights & color.backrank()).into_iter().rev() {
+                let c = sq.file().char() as u8;
+                if field.len < 4 {
+                    field.bytes[field.len] = if color.is_white() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    };
+                    field.len += 1;
+                }
+            }
         }
+        field.len = field.len.max(1);
+        field
     }
-    if field.is_empty() {
-        field.push('-');
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("-")
     }
-    field
 }
 
 /// The full FEN of a position in the chosen flavour.
 pub fn position_fen(pos: &Chess, flavour: FenFlavour) -> String {
-    let xfen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
-    match flavour {
-        FenFlavour::XFen => xfen,
-        FenFlavour::Shredder => replace_castling_field(&xfen, &shredder_castling_field(pos)),
+    let mut fen = String::with_capacity(90);
+    push_fen(&mut fen, pos, flavour);
+    fen
+}
+
+/// Appends the full FEN of a position in the chosen flavour to `out`,
+/// allocating nothing else (book writers format millions of them).
+pub fn push_fen(out: &mut String, pos: &Chess, flavour: FenFlavour) {
+    use std::fmt::Write as _;
+    let from = out.len();
+    let _ = write!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal));
+    if flavour == FenFlavour::Shredder {
+        // The castling field lies between the second and third spaces.
+        let mut spaces = out[from..]
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b' ')
+            .map(|(i, _)| from + i);
+        if let (Some(_), Some(a), Some(b)) = (spaces.next(), spaces.next(), spaces.next()) {
+            out.replace_range(a + 1..b, ShredderField::of(pos).as_str());
+        }
     }
 }
 
@@ -116,14 +153,6 @@ pub fn position_fen(pos: &Chess, flavour: FenFlavour) -> String {
 pub fn position_epd(pos: &Chess, flavour: FenFlavour) -> String {
     let fen = position_fen(pos, flavour);
     fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
-}
-
-fn replace_castling_field(fen: &str, castling: &str) -> String {
-    fen.split(' ')
-        .enumerate()
-        .map(|(i, field)| if i == 2 { castling } else { field })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Whether a position needs Chess960 castling notation: some castling
