@@ -20,20 +20,13 @@ use std::fmt::Write as _;
 use shakmaty::{CastlingMode, Position};
 
 use super::generate::Line;
-use crate::notation::fen::{FenFlavour, push_fen};
+use crate::notation::fen::{FenFlavour, push_epd_fields, push_fen};
 use crate::start::method::cached_fen;
 use crate::uci::Score;
 
 /// Appends the EPD line of `line` (with its `\n`) to `out`.
 pub fn push_epd(out: &mut String, line: &Line, flavour: FenFlavour) {
-    let from = out.len();
-    push_fen(out, &line.position, flavour);
-    // Drop the two counters: they become the hmvc and fmvn opcodes.
-    for _ in 0..2 {
-        if let Some(space) = out[from..].rfind(' ') {
-            out.truncate(from + space);
-        }
-    }
+    push_epd_fields(out, &line.position, flavour);
     let pos = &line.position;
     let _ = write!(out, " hmvc {}; fmvn {};", pos.halfmoves(), pos.fullmoves());
     if let Some(eval) = &line.eval {
@@ -55,7 +48,7 @@ pub fn push_epd(out: &mut String, line: &Line, flavour: FenFlavour) {
             if i > 0 {
                 out.push(' ');
             }
-            let _ = write!(out, "{}", m.to_uci(CastlingMode::Chess960));
+            m.to_uci(CastlingMode::Chess960).append_to_string(out);
         }
         out.push_str("\"; c1 \"");
         push_start_fen(out, line, flavour);

@@ -220,6 +220,42 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
     })
 }
 
+/// Bytes of text gathered before one write.
+const OUTPUT_CHUNK: usize = 1 << 16;
+
+/// The book's text on its way out: lines are formatted into one buffer
+/// and written in large chunks (one copy, one syscall per 64 KiB).
+struct Output {
+    out: Box<dyn Write>,
+    text: String,
+    format: BookFormat,
+    flavour: FenFlavour,
+    each_line: bool,
+}
+
+impl Output {
+    fn push(&mut self, rank: u64, line: &Line) -> io::Result<()> {
+        match self.format {
+            BookFormat::Epd => push_epd(&mut self.text, line, self.flavour),
+            BookFormat::Pgn => push_pgn(&mut self.text, rank, line),
+        }
+        if self.each_line || self.text.len() >= OUTPUT_CHUNK {
+            self.write_out()?;
+        }
+        Ok(())
+    }
+
+    fn write_out(&mut self) -> io::Result<()> {
+        self.out.write_all(self.text.as_bytes())?;
+        self.text.clear();
+        self.out.flush()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_out()
+    }
+}
+
 /// The progress bar: kept positions against the book size, with rate and
 /// ETA; hidden unless stderr is a terminal.
 fn progress_bar(total: u64) -> ProgressBar {
@@ -268,27 +304,21 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     }
 
     let out: Box<dyn Write> = match &args.output {
-        Some(path) => {
-            Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)
-        }
+        Some(path) => Box::new(
+            File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        ),
         None => Box::new(io::stdout().lock()),
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, out);
-    // Engine books are slow: each line is flushed so readers see it at once.
-    let flush_each = plan.engine.is_some();
-    let mut text = String::with_capacity(1 << 12);
-    let mut sink = |rank: u64, line: &Line| -> io::Result<()> {
-        text.clear();
-        match args.format {
-            BookFormat::Epd => push_epd(&mut text, line, flavour),
-            BookFormat::Pgn => push_pgn(&mut text, rank, line),
-        }
-        out.write_all(text.as_bytes())?;
-        if flush_each {
-            out.flush()?;
-        }
-        Ok(())
+    let mut output = Output {
+        out,
+        text: String::with_capacity(OUTPUT_CHUNK + (1 << 12)),
+        format: args.format,
+        flavour,
+        // Engine books are slow: each line is written at once, so readers
+        // see it; random books go out in large writes.
+        each_line: plan.engine.is_some(),
     };
+    let mut sink = |rank: u64, line: &Line| output.push(rank, line);
 
     let bar = progress_bar(plan.count);
     let mut progress = |tally: &Tally| {
@@ -297,7 +327,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     };
     let result = generate(&plan, &interrupted, &mut sink, &mut progress);
     bar.finish_and_clear();
-    let flushed = out.flush();
+    let flushed = output.finish();
 
     let outcome = match result {
         Ok(outcome) => outcome,

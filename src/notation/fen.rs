@@ -19,7 +19,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::fen::Fen;
+use shakmaty::fen::{Epd, Fen};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 /// Which castling field a FEN carries.
@@ -133,26 +133,40 @@ pub fn position_fen(pos: &Chess, flavour: FenFlavour) -> String {
 /// Appends the full FEN of a position in the chosen flavour to `out`,
 /// allocating nothing else (book writers format millions of them).
 pub fn push_fen(out: &mut String, pos: &Chess, flavour: FenFlavour) {
-    use std::fmt::Write as _;
     let from = out.len();
-    let _ = write!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal));
-    if flavour == FenFlavour::Shredder {
-        // The castling field lies between the second and third spaces.
-        let mut spaces = out[from..]
-            .bytes()
-            .enumerate()
-            .filter(|&(_, b)| b == b' ')
-            .map(|(i, _)| from + i);
-        if let (Some(_), Some(a), Some(b)) = (spaces.next(), spaces.next(), spaces.next()) {
-            out.replace_range(a + 1..b, ShredderField::of(pos).as_str());
-        }
+    Fen::from_position(pos, EnPassantMode::Legal).append_to_string(out);
+    set_castling_flavour(out, from, pos, flavour);
+}
+
+/// Appends the four EPD fields (board, turn, castling, en passant) of a
+/// position in the chosen flavour to `out`.
+pub fn push_epd_fields(out: &mut String, pos: &Chess, flavour: FenFlavour) {
+    let from = out.len();
+    Epd::from_position(pos, EnPassantMode::Legal).append_to_string(out);
+    set_castling_flavour(out, from, pos, flavour);
+}
+
+/// shakmaty writes X-FEN; for Shredder, the castling field (between the
+/// second and third spaces after `from`) is replaced in place.
+fn set_castling_flavour(out: &mut String, from: usize, pos: &Chess, flavour: FenFlavour) {
+    if flavour == FenFlavour::XFen {
+        return;
+    }
+    let mut spaces = out[from..]
+        .bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b' ')
+        .map(|(i, _)| from + i);
+    if let (Some(_), Some(a), Some(b)) = (spaces.next(), spaces.next(), spaces.next()) {
+        out.replace_range(a + 1..b, ShredderField::of(pos).as_str());
     }
 }
 
 /// The first four FEN fields (board, turn, castling, en passant): EPD.
 pub fn position_epd(pos: &Chess, flavour: FenFlavour) -> String {
-    let fen = position_fen(pos, flavour);
-    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+    let mut epd = String::with_capacity(80);
+    push_epd_fields(&mut epd, pos, flavour);
+    epd
 }
 
 /// Whether a position needs Chess960 castling notation: some castling
@@ -192,6 +206,25 @@ mod tests {
         assert_eq!(
             position_fen(&pos, FenFlavour::Shredder),
             "4k3/8/8/8/8/8/8/1R2K1RR w GB - 0 1"
+        );
+    }
+
+    #[test]
+    fn epd_fields_in_both_flavours() {
+        let pos = parse_position("4k3/8/8/8/8/8/8/1R2K1RR w GB - 3 9").unwrap();
+        assert_eq!(
+            position_epd(&pos, FenFlavour::XFen),
+            "4k3/8/8/8/8/8/8/1R2K1RR w GQ -"
+        );
+        assert_eq!(
+            position_epd(&pos, FenFlavour::Shredder),
+            "4k3/8/8/8/8/8/8/1R2K1RR w GB -"
+        );
+        let mut out = String::from("x ");
+        push_fen(&mut out, &Chess::default(), FenFlavour::Shredder);
+        assert_eq!(
+            out,
+            "x rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
         );
     }
 
