@@ -304,9 +304,9 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     }
 
     let out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(
-            File::create(path).with_context(|| format!("creating {}", path.display()))?,
-        ),
+        Some(path) => {
+            Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)
+        }
         None => Box::new(io::stdout().lock()),
     };
     let mut output = Output {
