@@ -2,7 +2,7 @@
 //! conformance suite and a small built-in engine, on shakmaty.
 //!
 //! The library is layered one way: commands (`cli`) call services, services
-//! call the chess model (`start`, `notation`), and shakmaty is the only
+//! call the chess model (`start`, `notation`, `perft`), and shakmaty is the only
 //! source of chess truth.
 //!
 //! The map of the crate (one idea per module):
@@ -10,7 +10,8 @@
 //! | module | what it is |
 //! |---|---|
 //! | [`start`] | Chess960 start positions: back rank, SP numbering, the drawing methods, exact analysis |
-//! | [`notation`] | FEN castling flavours (X-FEN, Shredder-FEN) and castling move notation |
+//! | [`notation`] | FEN castling flavours (X-FEN, Shredder-FEN) and castling move notation (the one reading rule for castles) |
+//! | [`perft`] | perft divide from shakmaty: the reference the built-in engine answers with and the suite compares against |
 //! | [`uci`] | the UCI protocol: line tokenizing, typed messages, option declarations |
 //! | [`uci_client`] | the client side of UCI: spawning and driving an *external* engine |
 //! | [`builtin_engine`] | the small built-in UCI engine (`uci960 engine`) |
@@ -19,6 +20,10 @@
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
 //! | [`book`] | opening books: starts, plies, engine balance, uniqueness, shards, EPD/PGN |
 //! | [`conformance`] | the castling conformance suite |
+//! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
+//! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
+//! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
+//! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
 //!
 //! Names: `start` is the Chess960 *start position* (not shakmaty's `Setup`,
@@ -29,10 +34,15 @@ pub mod book;
 pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;
+pub mod files;
 pub mod game;
 pub mod notation;
+pub mod perft;
+pub mod platform;
 pub mod proxy;
+pub mod seconds;
 pub mod start;
 pub mod tournament;
 pub mod uci;
 pub mod uci_client;
+pub mod utc;

@@ -1,5 +1,6 @@
 //! The `uci960` binary: parse arguments, run one command, map errors to exit
-//! codes (0 ok, 1 check failed, 2 usage or input error).
+//! codes (0 ok, 1 check failed, 2 usage or input error, 3 runtime failure,
+//! 128+signal; see `uci960::cli::exit`).
 
 use std::process::ExitCode;
 
@@ -9,9 +10,6 @@ fn main() -> ExitCode {
     let cli = uci960::cli::Cli::parse();
     match uci960::cli::run(cli) {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("uci960: {err:#}");
-            ExitCode::from(2)
-        }
+        Err(err) => uci960::cli::exit::report(&err),
     }
 }

@@ -1,4 +1,4 @@
-//! The edge: threads and pipes around the sans-IO [`Session`].
+//! The edge: threads and pipes around the sans-IO [`EngineSession`].
 //!
 //! Three threads: a reader turns input lines into events, a worker owns the
 //! [`Searcher`] and runs jobs in order, and the caller's thread feeds events
@@ -11,14 +11,13 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
-
 use super::perft;
 use super::search::Searcher;
-use super::session::{Effect, Job, Session, bestmove_line, info_line};
+use super::session::{EngineEffect, EngineSession, Job, bestmove_line, info_line};
 use super::tt;
 
 enum Event {
@@ -29,6 +28,12 @@ enum Event {
     Done,
 }
 
+/// `quit` and end of input let a running or queued `go perft` finish when
+/// its depth is at most this (well under a second for any position, so
+/// `echo 'go perft 5' | uci960 engine` prints its answer); a deeper one
+/// (`go perft 99`) is stopped, so the engine always ends.
+pub const PERFT_DEPTH_KEPT_AT_QUIT: u32 = 5;
+
 /// Runs the engine on stdin and stdout until `quit` or end of input.
 pub fn run_stdio() -> io::Result<()> {
     run(io::BufReader::new(io::stdin()), io::stdout().lock())
@@ -36,8 +41,8 @@ pub fn run_stdio() -> io::Result<()> {
 
 /// Runs the engine over any line source and sink.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io::Result<()> {
-    let (events_tx, events) = unbounded::<Event>();
-    let (jobs_tx, jobs) = unbounded::<(Job, Arc<AtomicBool>)>();
+    let (events_tx, events) = mpsc::channel::<Event>();
+    let (jobs_tx, jobs) = mpsc::channel::<(Job, Arc<AtomicBool>)>();
 
     let reader_tx = events_tx.clone();
     // Detached: it may stay blocked on input after `quit`; exit ends it.
@@ -59,13 +64,14 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
     });
     let worker = thread::spawn(move || work(jobs, events_tx));
 
-    let mut session = Session::new();
+    let mut session = EngineSession::new();
     // Stop flags of the searches and perfts handed out, oldest first, and
-    // whether each is a perft.
-    let mut outstanding: VecDeque<(Arc<AtomicBool>, bool)> = VecDeque::new();
-    let stop_all = |outstanding: &VecDeque<(Arc<AtomicBool>, bool)>, perfts_too: bool| {
-        for (flag, perft) in outstanding {
-            if perfts_too || !perft {
+    // each one's perft depth (0 for a search).
+    let mut outstanding: VecDeque<(Arc<AtomicBool>, u32)> = VecDeque::new();
+    // Stops every search, and every perft deeper than `keep_perft_depth`.
+    let stop_all = |outstanding: &VecDeque<(Arc<AtomicBool>, u32)>, keep_perft_depth: u32| {
+        for (flag, perft_depth) in outstanding {
+            if *perft_depth == 0 || *perft_depth > keep_perft_depth {
                 flag.store(true, Ordering::Relaxed);
             }
         }
@@ -78,7 +84,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
             Event::Line(_) | Event::EndOfInput if quitting => Vec::new(),
             Event::Line(line) => session.handle(&line),
             Event::EndOfInput => session.handle("quit"),
-            Event::Print(line) => vec![Effect::Print(line)],
+            Event::Print(line) => vec![EngineEffect::Print(line)],
             Event::Done => {
                 outstanding.pop_front();
                 session.job_done();
@@ -87,25 +93,27 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
         };
         for effect in effects {
             match effect {
-                Effect::Print(line) => {
+                EngineEffect::Print(line) => {
                     if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
                         result = Err(e);
                         quitting = true;
-                        stop_all(&outstanding, true);
+                        stop_all(&outstanding, 0);
                     }
                 }
-                Effect::Start(job) => {
+                EngineEffect::Start(job) => {
                     let stop = Arc::new(AtomicBool::new(false));
                     match job {
                         Job::Resize(_) => {}
-                        Job::Perft { .. } => outstanding.push_back((Arc::clone(&stop), true)),
-                        Job::Search(_) => outstanding.push_back((Arc::clone(&stop), false)),
+                        Job::Perft { depth, .. } => {
+                            outstanding.push_back((Arc::clone(&stop), depth.max(1)))
+                        }
+                        Job::Search(_) => outstanding.push_back((Arc::clone(&stop), 0)),
                     }
                     let _ = jobs_tx.send((job, stop));
                 }
-                Effect::Stop => stop_all(&outstanding, true),
-                Effect::Quit => {
-                    stop_all(&outstanding, false);
+                EngineEffect::Stop => stop_all(&outstanding, 0),
+                EngineEffect::Quit => {
+                    stop_all(&outstanding, PERFT_DEPTH_KEPT_AT_QUIT);
                     quitting = true;
                 }
             }
@@ -198,6 +206,12 @@ mod tests {
         let out = String::from_utf8(out).unwrap();
         assert!(out.starts_with("info string unknown command"), "{out}");
         assert!(out.ends_with("readyok\n"), "{out}");
+    }
+
+    #[test]
+    fn end_of_input_ends_a_deep_perft() {
+        let out = run_script("position startpos\ngo perft 99\n");
+        assert_eq!(out, ["info string perft stopped"]);
     }
 
     #[test]

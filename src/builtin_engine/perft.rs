@@ -1,34 +1,16 @@
 //! `go perft N`: the move path count, split by root move, in Stockfish's
 //! form (`e2e4: 20` per root move, a blank line, `Nodes searched: N`).
 //!
-//! Counting is shakmaty's own move generator with bulk counting at the last
-//! ply, so these numbers are shakmaty's by construction; what this adds is
-//! the divide and a stop flag checked between root moves.
+//! The counts are [`crate::perft::divide_until`], shakmaty's by
+//! construction; what this adds is the text form. The stop flag is checked
+//! at every node above the last ply, so `stop` ends even `go perft 99`.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::{CastlingMode, Chess};
 
 use super::moves::format_move;
-
-/// Leaf count of the move tree of `pos` at `depth` (bulk-counted).
-pub fn count(pos: &Chess, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            count(&child, depth - 1)
-        })
-        .sum()
-}
+use crate::perft;
 
 /// The divide lines for `pos` at `depth` (at least 1): one line per root
 /// move, a blank line, the total. `None` when `stop` was raised.
@@ -38,16 +20,10 @@ pub fn divide(
     mode: CastlingMode,
     stop: &AtomicBool,
 ) -> Option<Vec<String>> {
-    let depth = depth.max(1);
     let mut lines = Vec::new();
     let mut total = 0;
-    for m in pos.legal_moves() {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let n = count(&child, depth - 1);
+    for (m, n) in perft::divide_until(pos, depth.max(1), stop) {
+        let n = n?;
         total += n;
         lines.push(format!("{}: {n}", format_move(m, mode)));
     }
@@ -73,9 +49,5 @@ mod tests {
         assert!(lines.contains(&"e2e4: 20".to_string()));
         assert_eq!(lines[20], "");
         assert_eq!(lines[21], "Nodes searched: 400");
-        assert_eq!(
-            count(&Chess::default(), 3),
-            shakmaty::perft(&Chess::default(), 3)
-        );
     }
 }

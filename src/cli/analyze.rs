@@ -61,10 +61,11 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    match args.format {
-        AnalyzeFormat::Json => println!("{}", to_json(&spec, &exact, &summary, mc.as_ref())),
-        AnalyzeFormat::Table => print!("{}", to_table(&spec, &exact, &summary, mc.as_ref())),
-    }
+    let text = match args.format {
+        AnalyzeFormat::Json => format!("{}\n", to_json(&spec, &exact, &summary, mc.as_ref())),
+        AnalyzeFormat::Table => to_table(&spec, &exact, &summary, mc.as_ref()),
+    };
+    super::output::emit(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,7 +2,7 @@
 //! [ENGINE [ARGS...]]`: the castling conformance suite against one engine
 //! (the built-in one when none is given). Prints a table, one row per
 //! check; exit 0 when nothing failed, 1 when a check failed, 2 for usage
-//! errors and engines that cannot be started.
+//! errors, 3 for engines that cannot be started (see [`super::exit`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -68,8 +68,14 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         fen: args.fen,
         skip_dfrc: args.skip_dfrc,
     };
-    let mut driver = EngineDriver::start(&cmd)
-        .with_context(|| format!("cannot start engine '{}'", cmd.display()))?;
+    // A signal wakes every wait on the engine; the suite then ends at once
+    // (each step fails fast) and the command exits with 128 + signal.
+    crate::platform::interrupt::install(None).context("installing the signal handler")?;
+    let started = EngineDriver::start(&cmd);
+    if let Some(code) = interrupted() {
+        return Ok(code);
+    }
+    let mut driver = started.with_context(|| format!("cannot start engine '{}'", cmd.display()))?;
 
     let material = Material::generate(&options);
     let bar = ProgressBar::new(planned_steps(&material, &options));
@@ -84,16 +90,27 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
     });
     bar.finish_and_clear();
     driver.quit();
+    if let Some(code) = interrupted() {
+        return Ok(code);
+    }
 
-    print!("{}", report.render());
+    // The file first: a closed stdout must not cost it.
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report.to_json())?;
         std::fs::write(path, text + "\n")
             .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
     }
+    super::output::emit(&report.render())?;
     Ok(if report.failed() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// After a termination signal: say so, and the exit status 128 + signal.
+fn interrupted() -> Option<ExitCode> {
+    let sig = crate::platform::interrupt::received()?;
+    eprintln!("uci960: interrupted by signal {sig}; no report");
+    Some(ExitCode::from(crate::platform::interrupt::exit_code(sig)))
 }

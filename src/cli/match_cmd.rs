@@ -13,7 +13,6 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
-use crate::game::clock::parse_seconds;
 use crate::game::pgn::read_games;
 use crate::game::{CastlingPolicy, GameResult, Limits, Termination};
 use crate::notation::fen::{FenFlavour, position_fen};
@@ -91,8 +90,8 @@ pub struct MatchArgs {
     pub margin: Option<u64>,
     /// Seconds an engine may stay silent (no readyok, no bestmove) when it
     /// has no clock, before the game is lost as stalled.
-    #[arg(long)]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    pub timeout: Option<Duration>,
 }
 
 /// The TOML config: the same settings; engines as `[[engine]]` tables.
@@ -154,7 +153,10 @@ fn limits_of(
         tc: tc
             .map(|t| t.parse().map_err(|e: String| anyhow!(e)))
             .transpose()?,
-        movetime: st.map(Duration::from_secs_f64),
+        movetime: st
+            .map(|s| crate::seconds::config_key("st", s))
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
         nodes,
         depth,
     })
@@ -180,8 +182,7 @@ struct Settings {
 fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
     let config: MatchConfig = match &args.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading config {}", path.display()))?;
+            let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
             toml::from_str(&text).with_context(|| format!("config {}", path.display()))?
         }
         None => MatchConfig::default(),
@@ -197,8 +198,8 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
     };
     let st = match &args.st {
         Some(s) => Some(
-            parse_seconds(s)
-                .ok_or_else(|| anyhow!("--st '{s}': not seconds"))?
+            crate::seconds::parse_positive(s)
+                .map_err(|e| anyhow!("--st: {e}"))?
                 .as_secs_f64(),
         ),
         None => config.st,
@@ -224,7 +225,12 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
             // No limit anywhere: a quick demo setting (see docs/MATCH.md).
             limits.nodes = Some(DEFAULT_NODES);
         }
-        let options = e.option_pairs();
+        let options = e
+            .option_pairs()
+            .map_err(|err| anyhow!("engine {}: {err}", i + 1))?;
+        if let Some(name) = &e.name {
+            crate::uci::single_line(&format!("engine {} name", i + 1), name)?;
+        }
         engines.push(EngineSpec {
             name: e.name.clone().unwrap_or_default(),
             cmd,
@@ -275,10 +281,11 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
         .or(config.start)
         .unwrap_or_else(|| "random".into());
     let start: MethodSpec = start_text.parse()?;
-    let timeout = args.timeout.or(config.timeout).unwrap_or(30.0);
-    if !(timeout.is_finite() && timeout > 0.0) {
-        bail!("--timeout must be a positive number of seconds");
-    }
+    let timeout = match (args.timeout, config.timeout) {
+        (Some(t), _) => t,
+        (None, Some(t)) => crate::seconds::config_key("timeout", t).map_err(anyhow::Error::msg)?,
+        (None, None) => Duration::from_secs(30),
+    };
     Ok(Settings {
         engines,
         games: round_up_even(args.games.or(config.games).unwrap_or(2)),
@@ -299,38 +306,23 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
         },
         sprt,
         margin: Duration::from_millis(args.margin.or(config.margin).unwrap_or(100)),
-        timeout: Duration::from_secs_f64(timeout),
+        timeout,
     })
 }
 
 /// Node limit when no limit is given anywhere.
 pub const DEFAULT_NODES: u64 = 5000;
 
-/// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
-fn pgn_date() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() / 86_400)
-        .unwrap_or(0) as i64;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// Games already in the PGN, checked against this match's schedule.
 fn read_done(path: &Path, plan: &MatchPlan) -> anyhow::Result<Vec<GameSummary>> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::files::read_text(path, "PGN", crate::files::PGN_LIMIT) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(crate::files::FileError::Open { cause, .. })
+            if cause.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(Vec::new());
+        }
+        Err(e) => return Err(e.into()),
     };
     // Games are written whole, each ending with a blank line; a file that
     // does not end so was cut inside its last game (killed mid-write): drop
@@ -427,14 +419,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         _ => super::seed_or_announce(None),
     };
 
+    // A signal sets the flag and wakes every engine wait; the games in
+    // progress are abandoned and the report written. The platform's
+    // watchdog ends the process if that takes longer than a second.
     let interrupted = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // A second signal while the first is handled ends the process at once.
-        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-    }
+    crate::platform::interrupt::install(Some(Arc::clone(&interrupted)))
+        .context("installing the signal handler")?;
 
     // Start each engine once: UCI_Chess960 check and names.
     let mut specs = s.engines;
@@ -475,7 +465,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         tags: vec![
             ("Event".into(), "uci960 match".into()),
             ("Site".into(), "?".into()),
-            ("Date".into(), pgn_date()),
+            ("Date".into(), crate::utc::UtcTime::now().pgn_date()),
             ("Start".into(), s.start.name().into()),
             ("Seed".into(), seed.to_string()),
         ],
@@ -513,11 +503,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         tally,
         Arc::clone(&interrupted),
     )?;
-    let table = report.tally.render(sprt.as_ref());
-    print!("{table}");
+    let mut table = report.tally.render(sprt.as_ref());
     if report.sprt_stopped {
-        println!("SPRT: a bound was crossed; the match stopped early.");
+        table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }
+    // The file first: a closed stdout must not cost it.
     if let Some(path) = &s.json {
         let mut json = report.tally.to_json(sprt.as_ref());
         json["interrupted"] = serde_json::json!(report.interrupted);
@@ -525,11 +515,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    super::output::emit(&table)?;
     if report.interrupted {
         eprintln!(
             "uci960: interrupted; the PGN holds only complete games. Run again with --resume to finish."
         );
-        return Ok(ExitCode::from(130));
+        let sig =
+            crate::platform::interrupt::received().unwrap_or(crate::platform::interrupt::SIGINT);
+        return Ok(ExitCode::from(crate::platform::interrupt::exit_code(sig)));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -547,7 +540,7 @@ fn complete_prefix(text: &str) -> Option<&str> {
 }
 
 fn seed_from_pgn(path: &Path) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::files::read_text(path, "PGN", crate::files::PGN_LIMIT).ok()?;
     let games = read_games(&text).ok()?;
     games.first()?.tag("Seed")?.parse().ok()
 }
@@ -637,13 +630,5 @@ mod tests {
         let cut = format!("{whole}[Event \"b\"]\n[Whi");
         assert_eq!(complete_prefix(&cut), Some(whole));
         assert_eq!(complete_prefix("[Event \"b\"]\n\n1. e4 {+0.1"), Some(""));
-    }
-
-    #[test]
-    fn date_is_pgn_shaped() {
-        let d = pgn_date();
-        assert_eq!(d.len(), 10);
-        assert!(d.starts_with("20"));
-        assert_eq!(&d[4..5], ".");
     }
 }

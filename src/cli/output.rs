@@ -1,13 +1,55 @@
-//! Text forms of positions shared by `positions` and `show`: formats,
-//! diagrams, PGN stubs and JSON lines.
+//! What commands print and how it reaches stdout: the text forms of
+//! positions shared by `positions` and `show` (formats, diagrams, PGN stubs,
+//! JSON lines), and [`emit`], the one way a command writes to stdout.
+//!
+//! Commands never use `print!`: it panics when stdout fails. [`emit`] turns
+//! a failed write into an [`OutputError`] that ends the command like any
+//! other error, and `main` maps it (see [`super::exit`]):
+//! * the reader went away (`| head -1`, EPIPE): the command ends quietly
+//!   with status 141, what the shell reports for a filter killed by SIGPIPE
+//!   (`cat`, `seq`), so a pipeline never mistakes a cut-off run for a whole
+//!   one and never sees an error message for it;
+//! * any other failure (`> /dev/full`, disk full, I/O error): a message and
+//!   status 3 (a runtime failure).
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::str::FromStr;
 
 use shakmaty::{Chess, Color, File, Position, Rank, Square};
 
 use crate::notation::fen::{FenFlavour, position_epd};
 use crate::start::method::Drawn;
+
+/// Stdout could not take a command's output.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The reader closed the pipe (EPIPE).
+    #[error("stdout was closed by its reader")]
+    Closed,
+    /// Anything else: a full disk, an I/O error.
+    #[error("cannot write to stdout: {0}")]
+    Failed(std::io::Error),
+}
+
+impl From<std::io::Error> for OutputError {
+    fn from(e: std::io::Error) -> OutputError {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            OutputError::Closed
+        } else {
+            OutputError::Failed(e)
+        }
+    }
+}
+
+/// Writes `text` to stdout and flushes it (so that a full disk is seen
+/// here, not lost in an ignored flush at exit).
+pub fn emit(text: &str) -> Result<(), OutputError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
 
 /// How `positions` prints each position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]

@@ -1,12 +1,11 @@
 //! `uci960 positions`: draw start positions by a method and print them.
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
-use super::output::{Format, render};
+use super::output::{Format, emit, render};
 use crate::start::method::procedure::split_tokens;
 use crate::start::method::{MethodSpec, PositionSource, replay};
 
@@ -35,8 +34,6 @@ pub struct PositionsArgs {
 
 pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
     let spec: MethodSpec = args.method.parse()?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut text = String::with_capacity(1 << 16);
 
     let replayed = match (&args.rolls, &args.draws) {
@@ -49,7 +46,8 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
             bail!("--rolls and --draws replay exactly one position; drop --count");
         }
         render(&drawn, args.format, 1, &mut text);
-        return finish(&mut out, &text);
+        emit(&text)?;
+        return Ok(ExitCode::SUCCESS);
     }
 
     let seed = if matches!(
@@ -65,33 +63,10 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
         let drawn = source.next_position();
         render(&drawn, args.format, index as usize, &mut text);
         if text.len() > 60_000 {
-            if write_or_pipe_closed(&mut out, &text)? {
-                return Ok(ExitCode::SUCCESS);
-            }
+            emit(&text)?;
             text.clear();
         }
     }
-    finish(&mut out, &text)
-}
-
-fn finish(out: &mut impl Write, text: &str) -> anyhow::Result<ExitCode> {
-    if !write_or_pipe_closed(out, text)? {
-        match out.flush() {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                return Err(e).context("writing positions");
-            }
-            _ => {}
-        }
-    }
+    emit(&text)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes; `Ok(true)` when the reader went away (`| head`), which ends the
-/// run quietly.
-fn write_or_pipe_closed(out: &mut impl Write, text: &str) -> anyhow::Result<bool> {
-    match out.write_all(text.as_bytes()) {
-        Ok(()) => Ok(false),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(true),
-        Err(e) => Err(e).context("writing positions"),
-    }
 }

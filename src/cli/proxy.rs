@@ -12,6 +12,7 @@ use clap::Args;
 use crate::notation::fen::FenFlavour;
 use crate::proxy::config::{ProxyConfig, parse_start};
 use crate::proxy::{GuiCastling, Settings};
+use crate::start::method::{MethodSpec, PositionSource};
 use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug)]
@@ -39,8 +40,8 @@ pub struct ProxyArgs {
     pub log: Option<PathBuf>,
     /// Seconds without `readyok`/`bestmove` after `isready`/`stop` before
     /// the proxy reports a silent engine.
-    #[arg(long, value_name = "SECONDS")]
-    pub silence_timeout: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    pub silence_timeout: Option<Duration>,
     /// The engine program: another spelling of a trailing ENGINE without
     /// arguments (cutechess-cli and fastchess users type `--engine`).
     #[arg(long = "engine", value_name = "CMD", conflicts_with = "engine")]
@@ -83,11 +84,13 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
         settings.log = args.log.clone();
     }
     if let Some(t) = args.silence_timeout {
-        anyhow::ensure!(
-            t.is_finite() && t > 0.0,
-            "--silence-timeout must be a positive number of seconds, not {t}"
-        );
-        settings.silence_timeout = Duration::from_secs_f64(t);
+        settings.silence_timeout = t;
+    }
+    settings.check_one_line()?;
+    // A book is read now, so that a bad one is a usage error at start, not
+    // a surprise at the first `ucinewgame`.
+    if let Some(spec @ MethodSpec::Book { .. }) = &settings.start {
+        PositionSource::new(spec, 0)?;
     }
     let cmd = match (&args.engine_program, args.engine.split_first()) {
         (Some(program), _) => EngineCommand::new(program),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use super::output::{color_name, diagram};
+use super::output::{color_name, diagram, emit};
 use crate::notation::fen::{FenFlavour, parse_position, position_fen};
 use crate::start::StartPosition;
 
@@ -30,19 +30,26 @@ pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("'{input}' is not a Chess960 start position"))?;
         (start.to_chess(), Some(start))
     };
-    print!("{}", diagram(&position));
-    match start {
-        Some(s) if s.is_double() => println!(
+    use std::fmt::Write;
+    let mut text = diagram(&position);
+    let _ = match start {
+        Some(s) if s.is_double() => writeln!(
+            text,
             "SP:       {} (Double Fischer Random: White {}, Black {})",
             s.sp_label(),
             s.white,
             s.black
         ),
-        Some(s) => println!("SP:       {} ({})", s.sp_label(), s.white),
-        None => println!("SP:       - (not a start position)"),
-    }
-    println!("X-FEN:    {}", position_fen(&position, FenFlavour::XFen));
-    println!(
+        Some(s) => writeln!(text, "SP:       {} ({})", s.sp_label(), s.white),
+        None => writeln!(text, "SP:       - (not a start position)"),
+    };
+    let _ = writeln!(
+        text,
+        "X-FEN:    {}",
+        position_fen(&position, FenFlavour::XFen)
+    );
+    let _ = writeln!(
+        text,
         "Shredder: {}",
         position_fen(&position, FenFlavour::Shredder)
     );
@@ -54,6 +61,7 @@ pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
             color_name(position.turn())
         ),
     };
-    println!("verdict:  {verdict}");
+    let _ = writeln!(text, "verdict:  {verdict}");
+    emit(&text)?;
     Ok(ExitCode::SUCCESS)
 }

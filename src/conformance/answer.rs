@@ -4,22 +4,16 @@
 //! failure, not an illegal move), another legal move, or an illegal one.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, Move, Position, Square};
+use shakmaty::{Chess, Move};
+
+use crate::notation::castling::{
+    CastlingNotation, MoveError, Reading, king_destination_text, read_move,
+};
 
 /// The two ways to write a castle: `(KxR, king to its destination)`.
 pub fn castle_notations(castle: Move) -> (String, String) {
-    let kxr = UciMove::from_move(castle, CastlingMode::Chess960).to_string();
-    let standard = match castle {
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            format!(
-                "{}{}",
-                king,
-                Square::from_coords(side.king_to_file(), king.rank())
-            )
-        }
-        _ => kxr.clone(),
-    };
+    let kxr = UciMove::from_chess960(castle).to_string();
+    let standard = king_destination_text(castle).unwrap_or_else(|| kxr.clone());
     (kxr, standard)
 }
 
@@ -36,20 +30,24 @@ pub enum Answer {
     Illegal(String),
 }
 
-/// Reads `answer` in `pos` against `castle`. The castle's notations are
-/// tried first: where the king's-destination form is also a plain king
-/// step (K f1, R h1: `f1g1`), the answer is read as the castle, as a
-/// standard-UCI engine means it.
+/// Reads `answer` in `pos` against `castle`, by the crate's one reading
+/// rule ([`read_move`]) in either notation: the suite tells a castle written
+/// as the king's destination (a notation failure) from a missed castle. The
+/// one ambiguous text, a king step that is also the castle's king
+/// destination (K f1, R h1: `f1g1`), counts as that castle in
+/// king-destination notation: the position asks for the castle, and a
+/// standard-UCI engine means it so.
 pub fn classify(pos: &Chess, castle: Move, answer: &str) -> Answer {
-    let (kxr, standard) = castle_notations(castle);
-    if answer == kxr {
-        Answer::CastleKxR
-    } else if answer == standard {
-        Answer::CastleKingSquares
-    } else if is_legal(pos, answer) {
-        Answer::OtherLegal(answer.to_string())
-    } else {
-        Answer::Illegal(answer.to_string())
+    match read_move(pos, answer, CastlingNotation::KingTwoSquares) {
+        Ok(Reading { mv, written }) if mv == castle => match written {
+            CastlingNotation::KingTakesRook => Answer::CastleKxR,
+            CastlingNotation::KingTwoSquares => Answer::CastleKingSquares,
+        },
+        Err(MoveError::Ambiguous(_)) if castle_notations(castle).1 == answer => {
+            Answer::CastleKingSquares
+        }
+        Ok(_) | Err(MoveError::Ambiguous(_)) => Answer::OtherLegal(answer.to_string()),
+        Err(_) => Answer::Illegal(answer.to_string()),
     }
 }
 
@@ -62,27 +60,25 @@ pub fn is_legal(pos: &Chess, answer: &str) -> bool {
 /// move to its destination: the engine understood the position, and the
 /// notation is castle-notation's business.
 pub fn is_legal_any_notation(pos: &Chess, answer: &str) -> bool {
-    is_legal(pos, answer)
-        || pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.is_castle())
-            .any(|m| castle_notations(m).1 == answer)
+    read_move(pos, answer, CastlingNotation::KingTakesRook).is_ok()
 }
 
 /// The legal move `answer` names in KxR notation, if any.
 pub fn legal_move(pos: &Chess, answer: &str) -> Option<Move> {
-    let uci = UciMove::from_ascii(answer.as_bytes()).ok()?;
-    let m = uci.to_move(pos).ok()?;
-    // shakmaty also reads `e1g1` as a castle when the king stands on e1;
-    // in Chess960 mode only KxR counts.
-    (UciMove::from_move(m, CastlingMode::Chess960).to_string() == answer).then_some(m)
+    match read_move(pos, answer, CastlingNotation::KingTakesRook) {
+        Ok(Reading {
+            mv,
+            written: CastlingNotation::KingTakesRook,
+        }) => Some(mv),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
+    use shakmaty::Square;
 
     #[test]
     fn castle_answers_are_told_apart() {
@@ -113,5 +109,22 @@ mod tests {
         assert!(is_legal_any_notation(&pos, "e1g1"));
         assert!(!is_legal_any_notation(&pos, "e1e3"));
         assert!(is_legal(&pos, "e1a1"));
+    }
+
+    #[test]
+    fn a_king_step_that_is_also_the_castles_destination_is_the_castle() {
+        // K f1, R h1: f1g1 is a legal king step and the castle's king
+        // destination; against the expected castle it is the castle.
+        let pos = parse_position("4k3/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        let castle = Move::Castle {
+            king: Square::F1,
+            rook: Square::H1,
+        };
+        assert_eq!(classify(&pos, castle, "f1h1"), Answer::CastleKxR);
+        assert_eq!(classify(&pos, castle, "f1g1"), Answer::CastleKingSquares);
+        assert_eq!(
+            classify(&pos, castle, "f1e1"),
+            Answer::OtherLegal("f1e1".into())
+        );
     }
 }

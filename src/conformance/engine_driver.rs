@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use crate::uci::GoParams;
-use crate::uci_client::{EngineCommand, EngineError, EngineEvent, UciEngine};
+use crate::uci_client::{EngineCommand, EngineError, EngineEvent, RecvError, UciEngine};
 
 use super::driver::{Driver, DriverError};
 use super::perft::{Divide, DivideReader};
@@ -61,15 +61,20 @@ impl EngineDriver {
     }
 
     fn next_line(&mut self, deadline: Instant) -> Result<Option<String>, DriverError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.engine.process_mut().recv_timeout(left) {
-            Ok(EngineEvent::Line(bytes)) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-            Ok(EngineEvent::Eof) => Err(DriverError::Exited("end of output".into())),
-            Ok(EngineEvent::ReadError(e)) => Err(DriverError::Exited(e)),
-            Err(crossbeam_channel::RecvTimeoutError::Timeout) => Ok(None),
-            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
-                Err(DriverError::Exited("output closed".into()))
-            }
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            return match self.engine.process_mut().recv_timeout(left) {
+                Ok(EngineEvent::Line(bytes)) => {
+                    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+                }
+                // Skipped: no answer the suite reads is that long.
+                Ok(EngineEvent::LineTooLong { .. }) => continue,
+                Ok(EngineEvent::Eof) => Err(DriverError::Exited("end of output".into())),
+                Ok(EngineEvent::ReadError(e)) => Err(DriverError::Exited(e)),
+                Err(RecvError::Timeout) => Ok(None),
+                Err(RecvError::Disconnected) => Err(DriverError::Exited("output closed".into())),
+                Err(e @ RecvError::Interrupted(_)) => Err(DriverError::Exited(e.to_string())),
+            };
         }
     }
 }

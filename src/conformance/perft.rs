@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use shakmaty::Chess;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position, perft};
 
 /// An engine's divide: count per move (UCI text as the engine wrote it)
 /// and the total it announced.
@@ -77,17 +77,10 @@ fn parse_count(line: &str, text: &str) -> Result<u64, DivideError> {
 /// of depth `depth - 1` after it.
 pub fn reference_divide(pos: &Chess, depth: u32) -> Divide {
     let mut divide = Divide::default();
-    for m in pos.legal_moves() {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let n = if depth <= 1 {
-            1
-        } else {
-            perft(&child, depth - 1)
-        };
+    for (m, n) in crate::perft::divide(pos, depth) {
         divide
             .moves
-            .insert(UciMove::from_move(m, CastlingMode::Chess960).to_string(), n);
+            .insert(UciMove::from_chess960(m).to_string(), n);
         divide.total += n;
     }
     divide

@@ -7,7 +7,8 @@
 //! (`e1g1`), which is ambiguous in Chess960. Like fastchess, `strict` accepts
 //! only KxR; like cutechess-cli, `lenient` also accepts a king move onto a
 //! castling target square when that move is not legal as a plain king move
-//! (so a legal plain king move always stays a plain king move). Either way a
+//! (the crate's one reading rule, [`read_move`]: a legal plain king move
+//! always stays a plain king move). Either way a
 //! castle not written as KxR is counted as a notation error of the engine.
 
 use std::cell::OnceCell;
@@ -16,9 +17,10 @@ use std::str::FromStr;
 
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use super::termination::{GameResult, Outcome, Termination};
+use crate::notation::castling::{CastlingNotation, MoveError, Reading, read_move};
 
 /// Which castling notation the arbiter accepts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -71,64 +73,36 @@ pub struct Refused {
 }
 
 /// Turns an engine's move text into a legal move of `pos`, or says why not.
+/// The text is read by [`read_move`] in KxR notation (a legal plain king
+/// move always stays a plain king move); the policy then decides about a
+/// castle written as the king's destination.
 pub fn judge_move(pos: &Chess, text: &str, policy: CastlingPolicy) -> Result<Accepted, Refused> {
-    judge_among(pos, &pos.legal_moves(), text, policy)
-}
-
-/// [`judge_move`] with the legal moves of `pos` already generated.
-fn judge_among(
-    pos: &Chess,
-    legal: &MoveList,
-    text: &str,
-    policy: CastlingPolicy,
-) -> Result<Accepted, Refused> {
     let refuse = |reason: &str, notation_error| Refused {
         text: text.to_string(),
         reason: reason.to_string(),
         notation_error,
     };
-    let uci: UciMove = text.parse().map_err(|_| refuse("not a UCI move", false))?;
-    // Exact match in Chess960 notation: plain moves and KxR castles.
-    if let Some(&mv) = legal
-        .iter()
-        .find(|m| UciMove::from_move(**m, CastlingMode::Chess960) == uci)
-    {
-        return Ok(Accepted {
+    match read_move(pos, text, CastlingNotation::KingTakesRook) {
+        Ok(Reading {
+            mv,
+            written: CastlingNotation::KingTakesRook,
+        }) => Ok(Accepted {
             mv,
             notation_error: false,
-        });
+        }),
+        Ok(Reading { mv, .. }) => match policy {
+            CastlingPolicy::Lenient => Ok(Accepted {
+                mv,
+                notation_error: true,
+            }),
+            CastlingPolicy::Strict => Err(refuse(
+                "castling must be written king-takes-rook in Chess960 (strict)",
+                true,
+            )),
+        },
+        Err(MoveError::Syntax(_)) => Err(refuse("not a UCI move", false)),
+        Err(_) => Err(refuse("illegal in this position", false)),
     }
-    // A king moving onto a castling target square that is not a legal plain
-    // king move: a castle written the standard (non-960) way.
-    if let UciMove::Normal {
-        from,
-        to,
-        promotion: None,
-    } = uci
-    {
-        let castle = legal.iter().copied().find(|m| match *m {
-            Move::Castle { king, .. } => {
-                king == from
-                    && m.castling_side()
-                        .is_some_and(|side| side.king_to(pos.turn()) == to)
-            }
-            _ => false,
-        });
-        if let Some(mv) = castle {
-            debug_assert_eq!(pos.board().role_at(from), Some(Role::King));
-            return match policy {
-                CastlingPolicy::Lenient => Ok(Accepted {
-                    mv,
-                    notation_error: true,
-                }),
-                CastlingPolicy::Strict => Err(refuse(
-                    "castling must be written king-takes-rook in Chess960 (strict)",
-                    true,
-                )),
-            };
-        }
-    }
-    Err(refuse("illegal in this position", false))
 }
 
 /// The arbiter's record of one game: start position, moves, history.
@@ -188,7 +162,7 @@ impl Game {
 
     /// Checks and plays the side to move's move.
     pub fn play_engine_move(&mut self, text: &str) -> Result<Accepted, Refused> {
-        let accepted = judge_among(&self.pos, self.legal_moves(), text, self.policy)?;
+        let accepted = judge_move(&self.pos, text, self.policy)?;
         self.play(accepted.mv);
         Ok(accepted)
     }

@@ -47,9 +47,9 @@ impl FromStr for TimeControl {
             Some((b, i)) => (b, Some(i)),
             None => (rest, None),
         };
-        let base = parse_seconds(base).ok_or_else(|| bad("bad base time"))?;
+        let base = crate::seconds::parse(base).map_err(|e| bad(&format!("base time {e}")))?;
         let inc = match inc {
-            Some(i) => parse_seconds(i).ok_or_else(|| bad("bad increment"))?,
+            Some(i) => crate::seconds::parse(i).map_err(|e| bad(&format!("increment {e}")))?,
             None => Duration::ZERO,
         };
         if base.is_zero() && inc.is_zero() {
@@ -59,13 +59,10 @@ impl FromStr for TimeControl {
     }
 }
 
-/// Seconds as `12`, `0.5` or `1:30` (minutes:seconds).
+/// Seconds as `12`, `0.5` or `1:30` (minutes:seconds), checked by
+/// [`crate::seconds::parse`].
 pub fn parse_seconds(s: &str) -> Option<Duration> {
-    let secs = match s.split_once(':') {
-        Some((m, sec)) => m.parse::<u64>().ok()? as f64 * 60.0 + sec.parse::<f64>().ok()?,
-        None => s.parse::<f64>().ok()?,
-    };
-    (secs.is_finite() && (0.0..1e9).contains(&secs)).then(|| Duration::from_secs_f64(secs))
+    crate::seconds::parse(s).ok()
 }
 
 fn secs(d: Duration) -> String {

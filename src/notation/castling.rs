@@ -24,7 +24,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
+use shakmaty::{CastlingSide, Chess, Move, Position, Square};
 
 /// How castling moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,7 +74,7 @@ pub enum Ambiguity {
 pub enum MoveError {
     #[error("'{0}' is not a UCI move")]
     Syntax(String),
-    #[error("'{0}' is not legal here")]
+    #[error("'{0}' is not a legal move here")]
     Illegal(String),
     #[error(transparent)]
     Ambiguous(#[from] Ambiguity),
@@ -92,115 +92,121 @@ pub enum Translation {
     Ambiguous(Ambiguity),
 }
 
-/// The castle whose king goes from `from` to `to` (king-two-squares reading).
-fn castle_by_king_target(pos: &Chess, from: Square, to: Square) -> Option<Move> {
-    pos.legal_moves().into_iter().find(|m| match *m {
-        Move::Castle { king, .. } => {
-            king == from && m.castling_side().map(|s| s.king_to(pos.turn())) == Some(to)
-        }
-        _ => false,
-    })
+/// A move text read in a position: the move, and how the text wrote it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reading {
+    pub mv: Move,
+    /// [`CastlingNotation::KingTwoSquares`] for a castle written as the
+    /// king's destination; [`CastlingNotation::KingTakesRook`] for every
+    /// other text (plain moves are written alike in both notations).
+    pub written: CastlingNotation,
 }
 
-/// Reads a move text in `notation`.
-pub fn parse_move(pos: &Chess, text: &str, notation: CastlingNotation) -> Result<Move, MoveError> {
+/// The legal castle whose king goes from `from` to `to`: the
+/// king's-destination reading of a text.
+fn castle_by_king_target(pos: &Chess, from: Square, to: Square) -> Option<Move> {
+    if pos.board().king_of(pos.turn()) != Some(from) {
+        return None;
+    }
+    [CastlingSide::KingSide, CastlingSide::QueenSide]
+        .into_iter()
+        .filter(|side| side.king_to(pos.turn()) == to)
+        .flat_map(|side| pos.castling_moves(side))
+        .find(|m| matches!(*m, Move::Castle { king, .. } if king == from))
+}
+
+/// Reads a move text in `notation`: the one reading rule of the crate,
+/// used by the proxy, the arbiter, the conformance suite and the built-in
+/// engine alike.
+///
+/// A text has at most two readings: the literal one (the legal move written
+/// exactly so in UCI_Chess960 form: plain moves, and castles as king takes
+/// own rook) and the king's-destination one (the legal castle whose king
+/// goes from the text's first square to its second). One reading is that
+/// move. Both (king f1, rook h1: `f1g1` is a king step and the castle's
+/// king-destination form) is the one ambiguity, settled by `notation`: in
+/// [`CastlingNotation::KingTakesRook`] castles are never written as the
+/// king's destination, so the literal king step wins; in
+/// [`CastlingNotation::KingTwoSquares`] both readings are that notation's,
+/// so the text is refused with [`Ambiguity::AlsoKingMove`], never guessed.
+/// King takes own rook is never a plain move, so it is read as the castle in
+/// either notation (python-chess does too).
+pub fn read_move(
+    pos: &Chess,
+    text: &str,
+    notation: CastlingNotation,
+) -> Result<Reading, MoveError> {
     let uci: UciMove = text
         .parse()
         .map_err(|_| MoveError::Syntax(text.to_string()))?;
-    let illegal = || MoveError::Illegal(text.to_string());
-    match notation {
-        CastlingNotation::KingTakesRook => {
-            // In KxR notation a king move onto an own rook with the right is
-            // a castle, anything else a plain move; shakmaty also reads
-            // e1g1 as a castle in a standard setup, which is what Stockfish
-            // does too, so that is kept.
-            match uci.to_move(pos) {
-                Ok(m) => Ok(m),
-                // A two-squares castle that cannot be a plain king move.
-                Err(_) => match uci {
-                    UciMove::Normal {
-                        from,
-                        to,
-                        promotion: None,
-                    } => castle_by_king_target(pos, from, to).ok_or_else(illegal),
-                    _ => Err(illegal()),
-                },
+    // shakmaty's `to_move` also reads `e1g1` as a castle in a standard
+    // setup; only the exact Chess960 text counts as literal here.
+    let literal = uci
+        .to_move(pos)
+        .ok()
+        .filter(|&m| UciMove::from_chess960(m) == uci);
+    let by_destination = match uci {
+        UciMove::Normal {
+            from,
+            to,
+            promotion: None,
+        } => castle_by_king_target(pos, from, to).filter(|&c| Some(c) != literal),
+        _ => None,
+    };
+    let written = |mv, written| Ok(Reading { mv, written });
+    match (literal, by_destination) {
+        (Some(_), Some(_)) if notation == CastlingNotation::KingTwoSquares => {
+            Err(Ambiguity::AlsoKingMove {
+                text: text.to_string(),
             }
+            .into())
         }
-        CastlingNotation::KingTwoSquares => {
-            let UciMove::Normal {
-                from,
-                to,
-                promotion: None,
-            } = uci
-            else {
-                return uci.to_move(pos).map_err(|_| illegal());
-            };
-            if pos.board().role_at(from) != Some(Role::King)
-                || pos.board().color_at(from) != Some(pos.turn())
-            {
-                return uci.to_move(pos).map_err(|_| illegal());
-            }
-            let castle = castle_by_king_target(pos, from, to);
-            let plain = Move::Normal {
-                role: Role::King,
-                from,
-                capture: pos.board().role_at(to),
-                to,
-                promotion: None,
-            };
-            let plain_legal =
-                from != to && pos.board().color_at(to) != Some(pos.turn()) && pos.is_legal(plain);
-            match (castle, plain_legal) {
-                (Some(_), true) => Err(Ambiguity::AlsoKingMove {
-                    text: text.to_string(),
-                }
-                .into()),
-                (Some(c), false) => Ok(c),
-                (None, true) => Ok(plain),
-                // King takes own rook is never a plain move, so reading it
-                // as a castle here is unambiguous (python-chess does too).
-                (None, false) => uci.to_move(pos).map_err(|_| illegal()),
-            }
-        }
+        (Some(m), _) => written(m, CastlingNotation::KingTakesRook),
+        (None, Some(c)) => written(c, CastlingNotation::KingTwoSquares),
+        (None, None) => Err(MoveError::Illegal(text.to_string())),
     }
 }
 
-/// Writes a legal move of `pos` in `notation`.
+/// Reads a move text in `notation` (see [`read_move`]).
+pub fn parse_move(pos: &Chess, text: &str, notation: CastlingNotation) -> Result<Move, MoveError> {
+    read_move(pos, text, notation).map(|r| r.mv)
+}
+
+/// The king's-destination text of a castle (`e1g1`), whether or not it can
+/// be told apart from a king step; `None` for a move that is not a castle.
+pub fn king_destination_text(castle: Move) -> Option<String> {
+    king_squares(castle).map(|(from, to)| format!("{from}{to}"))
+}
+
+/// Where a castle's king stands and where it goes.
+fn king_squares(castle: Move) -> Option<(Square, Square)> {
+    match castle {
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            Some((king, Square::from_coords(side.king_to_file(), king.rank())))
+        }
+        _ => None,
+    }
+}
+
+/// Writes a legal move of `pos` in `notation`. A text is written only if
+/// [`read_move`] reads it back as `m`: the king's-destination form of a
+/// castle is refused where it is also a legal king step, and where the king
+/// does not move at all.
 pub fn write_move(pos: &Chess, m: Move, notation: CastlingNotation) -> Result<String, Ambiguity> {
-    match (m, notation) {
-        (Move::Castle { king, .. }, CastlingNotation::KingTwoSquares) => {
-            let side = m
-                .castling_side()
-                .unwrap_or(shakmaty::CastlingSide::KingSide);
-            let to = side.king_to(pos.turn());
+    let text = match (king_squares(m), notation) {
+        (Some((king, to)), CastlingNotation::KingTwoSquares) => {
             if to == king {
                 return Err(Ambiguity::KingStays { king });
             }
-            let text = format!("{king}{to}");
-            if king.distance(to) == 1 {
-                return Err(Ambiguity::AlsoKingMove { text });
-            }
-            Ok(text)
+            format!("{king}{to}")
         }
-        (m, CastlingNotation::KingTakesRook) => {
-            Ok(UciMove::from_move(m, CastlingMode::Chess960).to_string())
-        }
-        (m, CastlingNotation::KingTwoSquares) => {
-            let text = UciMove::from_move(m, CastlingMode::Standard).to_string();
-            // A plain king move that reads like a castle's king move.
-            if let Move::Normal {
-                role: Role::King,
-                from,
-                to,
-                ..
-            } = m
-                && castle_by_king_target(pos, from, to).is_some()
-            {
-                return Err(Ambiguity::AlsoKingMove { text });
-            }
-            Ok(text)
-        }
+        // Plain moves read the same in both notations.
+        _ => UciMove::from_chess960(m).to_string(),
+    };
+    match read_move(pos, &text, notation) {
+        Err(MoveError::Ambiguous(a)) => Err(a),
+        _ => Ok(text),
     }
 }
 
@@ -228,7 +234,7 @@ mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
     use crate::start::StartPosition;
-    use shakmaty::{Color, Position};
+    use shakmaty::{Color, Position, Role};
 
     fn pos(fen: &str) -> Chess {
         parse_position(fen).unwrap()
@@ -297,6 +303,48 @@ mod tests {
             parse_move(&p, "f1g1", Kxr),
             Ok(Move::Normal { .. })
         ));
+    }
+
+    #[test]
+    fn king_destination_of_a_far_castle_is_read_in_either_notation() {
+        // King c1, rook h1: c1g1 can only be the castle.
+        let p = pos("4k3/8/8/8/8/8/8/2K4R w H - 0 1");
+        for notation in [Kxr, Two] {
+            let r = read_move(&p, "c1g1", notation).unwrap();
+            assert!(r.mv.is_castle());
+            assert_eq!(r.written, Two);
+            let r = read_move(&p, "c1h1", notation).unwrap();
+            assert!(r.mv.is_castle());
+            assert_eq!(r.written, Kxr);
+        }
+    }
+
+    #[test]
+    fn king_destination_on_the_rook_square_is_both_notations_at_once() {
+        // King d1, rook c1: the queenside castle's king goes to c1, where
+        // its rook stands, so d1c1 is KxR and king-two-squares alike, and
+        // never a king step.
+        let p = pos("4k3/8/8/8/8/8/8/2RK4 w C - 0 1");
+        let castle = parse_move(&p, "d1c1", Two).unwrap();
+        assert!(castle.is_castle());
+        assert_eq!(write_move(&p, castle, Two), Ok("d1c1".into()));
+        assert_eq!(write_move(&p, castle, Kxr), Ok("d1c1".into()));
+    }
+
+    #[test]
+    fn syntax_errors_are_told_from_illegal_moves() {
+        let p = Chess::default();
+        for notation in [Kxr, Two] {
+            assert_eq!(
+                parse_move(&p, "hello", notation),
+                Err(MoveError::Syntax("hello".into()))
+            );
+            assert_eq!(
+                parse_move(&p, "e2e5", notation),
+                Err(MoveError::Illegal("e2e5".into()))
+            );
+            assert!(parse_move(&p, "0000", notation).is_err());
+        }
     }
 
     #[test]

@@ -65,21 +65,72 @@ pub enum FenError {
     Illegal { fen: String, reason: String },
 }
 
+impl FenError {
+    /// Why, without the FEN (for callers that name it themselves).
+    pub fn reason(&self) -> &str {
+        match self {
+            FenError::Syntax { reason, .. } | FenError::Illegal { reason, .. } => reason,
+        }
+    }
+}
+
 /// Parses a FEN or EPD (4 to 6 fields) in either castling flavour and checks
 /// it with shakmaty in Chess960 mode.
 pub fn parse_position(text: &str) -> Result<Chess, FenError> {
     let text = text.trim();
+    if let Err(reason) = check_board_field(text.split_ascii_whitespace().next().unwrap_or("")) {
+        return Err(FenError::Syntax {
+            fen: crate::files::excerpt(text, 100),
+            reason,
+        });
+    }
     let fen: Fen = text
         .parse()
         .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax {
-            fen: text.to_string(),
+            fen: crate::files::excerpt(text, 100),
             reason: e.to_string(),
         })?;
     fen.into_position(CastlingMode::Chess960)
         .map_err(|e| FenError::Illegal {
-            fen: text.to_string(),
+            fen: crate::files::excerpt(text, 100),
             reason: e.to_string(),
         })
+}
+
+/// Checks the shape of a FEN's board field before shakmaty reads it, so
+/// that the error names the real fault: shakmaty reads a ninth rank as a
+/// crazyhouse pocket ("invalid pocket"), or silently drops it.
+fn check_board_field(board: &str) -> Result<(), String> {
+    if board.is_empty() {
+        return Err("no board field".into());
+    }
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(format!(
+            "the board has {} ranks separated by '/'; a board has 8",
+            ranks.len()
+        ));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let name = 8 - i;
+        let mut squares = 0u32;
+        for c in rank.chars() {
+            squares += match c {
+                '1'..='8' => c as u32 - '0' as u32,
+                'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => 1,
+                other => {
+                    let shown: String = other.escape_debug().collect();
+                    return Err(format!(
+                        "rank {name} holds '{shown}', not a piece letter (pnbrqk, PNBRQK) or a count of empty squares (1-8)"
+                    ));
+                }
+            };
+        }
+        if squares != 8 {
+            return Err(format!("rank {name} has {squares} squares, not 8"));
+        }
+    }
+    Ok(())
 }
 
 /// The castling field in Shredder form: rook files, White's first, each

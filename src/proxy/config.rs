@@ -58,6 +58,23 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// Checks that no path the proxy echoes to the GUI (in its option
+    /// declarations) or option it sends the engine holds a line break.
+    pub fn check_one_line(&self) -> Result<(), crate::uci::LineBreak> {
+        if let Some(log) = &self.log {
+            crate::uci::single_line("log path", &log.to_string_lossy())?;
+        }
+        if let Some(MethodSpec::Book { path, .. }) = &self.start {
+            crate::uci::single_line("book path", &path.to_string_lossy())?;
+        }
+        for (name, value) in &self.engine_options {
+            crate::uci::SetOption::new(name, value)?;
+        }
+        Ok(())
+    }
+}
+
 /// Parses a `--start` value: `gui` or a method of `positions`.
 pub fn parse_start(text: &str) -> anyhow::Result<Option<MethodSpec>> {
     if text.eq_ignore_ascii_case("gui") {
@@ -107,8 +124,7 @@ pub struct ProxySection {
 impl ProxyConfig {
     /// Reads and checks a config file.
     pub fn load(path: &Path) -> anyhow::Result<ProxyConfig> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read config '{}'", path.display()))?;
+        let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
         ProxyConfig::parse(&text).with_context(|| format!("config '{}'", path.display()))
     }
 
@@ -157,11 +173,8 @@ impl ProxyConfig {
         }
         s.log = p.log.clone();
         if let Some(t) = p.silence_timeout {
-            anyhow::ensure!(
-                t.is_finite() && t > 0.0,
-                "silence-timeout must be a positive number of seconds, not {t}"
-            );
-            s.silence_timeout = Duration::from_secs_f64(t);
+            s.silence_timeout =
+                crate::seconds::config_key("silence-timeout", t).map_err(anyhow::Error::msg)?;
         }
         if let Some(e) = &self.engine {
             for (name, value) in &e.options {
@@ -174,6 +187,8 @@ impl ProxyConfig {
                         "engine option '{name}': {other} is not a string, number or boolean"
                     ),
                 };
+                crate::uci::SetOption::new(name, &value)
+                    .map_err(|e| anyhow::anyhow!("[engine.options] {e}"))?;
                 s.engine_options.push((name.clone(), value));
             }
         }
@@ -244,5 +259,13 @@ silence-timeout = 2.5
         let c = ProxyConfig::parse("[proxy]\nstart = \"dice\"").unwrap();
         let err = format!("{:#}", c.settings().unwrap_err());
         assert!(err.contains("dice"), "{err}");
+        let c =
+            ProxyConfig::parse("[engine]\nprogram = \"x\"\n[engine.options]\nHash = \"1\\nquit\"")
+                .unwrap();
+        let err = format!("{:#}", c.settings().unwrap_err());
+        assert!(
+            err.contains("[engine.options] option 'Hash' value '1\\nquit' holds a line break"),
+            "{err}"
+        );
     }
 }

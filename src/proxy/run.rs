@@ -1,12 +1,20 @@
-//! The proxy's I/O edge: the engine process and one `poll(2)` loop that
-//! reads the GUI and the engine in large chunks, feeds each line to the
-//! [`Session`] and writes what it returns. Output to the GUI is flushed after
-//! each chunk, so a burst of engine lines costs one write and a lone line is
-//! written at once; nothing waits on a timer.
+//! The proxy's I/O edge: the engine process and one loop, on
+//! [`crate::platform::Relay`], that reads the GUI and the engine in large
+//! chunks, feeds each line to the [`Session`] and queues what it returns.
+//! Queued bytes are written after each chunk, without blocking, so a burst
+//! of engine lines costs one write and a lone line is written at once;
+//! nothing waits on a timer.
+//!
+//! No peer can stall the proxy: writes never block (a side that does not
+//! read keeps its bytes in a queue while the loop goes on reading both
+//! sides), and a queue past [`QUEUE_BOUND`] pauses reading the side that
+//! fills it, with a note, until it drains. A GUI writing 100k `go` lines at
+//! once to a single-threaded engine therefore finishes instead of
+//! deadlocking both pipes. Lines longer than [`MAX_LINE`] are reported and
+//! skipped. SIGTERM/SIGINT/SIGHUP are seen by the same wait, whatever else
+//! is pending, and end the proxy (engine included) well within a second.
 
-use std::io::{self, BufWriter, Read, Write};
-use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::net::UnixStream;
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -16,10 +24,63 @@ use anyhow::Context;
 use super::config::Settings;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
+use crate::platform::{self, ReadOutcome, Relay, Side, Want, interrupt};
+use crate::uci_client::lines::{Line, LineBuffer, MAX_LINE};
 use crate::uci_client::{EngineCommand, EngineProcess, SpawnOptions};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
 const GRACE: Duration = Duration::from_secs(1);
+/// The same after a signal: the whole shutdown fits in well under a second.
+const SIGNAL_GRACE: Duration = Duration::from_millis(150);
+/// How many bytes may wait for a side before the proxy stops reading the
+/// side that produces them (the GUI for the engine's queue, the engine for
+/// the GUI's). Far above any real burst: Stockfish's output for a whole
+/// search is a few kilobytes.
+pub const QUEUE_BOUND: usize = 1 << 20;
+
+/// Bytes waiting to be written to one side (sans-IO).
+#[derive(Default)]
+struct Queue {
+    buf: Vec<u8>,
+    /// Bytes before `start` are written.
+    start: usize,
+}
+
+impl Queue {
+    fn push_line(&mut self, line: &[u8]) {
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(line);
+        self.buf.push(b'\n');
+    }
+
+    fn pending(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
+    fn len(&self) -> usize {
+        self.buf.len() - self.start
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.start += n;
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        } else if self.start > self.buf.len() / 2 && self.start > 1 << 16 {
+            // Keep the buffer from growing with the stream.
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.buf.clear();
+        self.start = 0;
+    }
+}
 
 #[derive(Clone, Copy)]
 enum Source {
@@ -27,45 +88,46 @@ enum Source {
     Engine,
 }
 
-struct Io<W: Write> {
-    gui: W,
+/// The GUI's output went away: the proxy ends quietly.
+struct GuiClosed;
+
+struct Io {
+    relay: Relay,
     engine: EngineProcess,
     log: Option<Log>,
+    /// Bytes for each side, by [`Side::index`].
+    queue: [Queue; 2],
+    /// Whether each queue is past its bound (reading its source paused),
+    /// and whether that was already said on stderr.
+    paused: [bool; 2],
+    warned: [bool; 2],
     /// The GUI sent `quit` or closed its input: the proxy is draining.
     close_requested: bool,
 }
 
-impl<W: Write> Io<W> {
+impl Io {
     fn log(&mut self, dir: Direction, line: &[u8]) {
         if let Some(log) = &mut self.log {
             log.line(dir, line);
         }
     }
 
-    fn write_gui(&mut self, line: &[u8]) -> io::Result<()> {
+    fn write_gui(&mut self, line: &[u8]) {
         self.log(Direction::ProxyToGui, line);
-        self.gui.write_all(line)?;
-        self.gui.write_all(b"\n")
+        self.queue[Side::Gui.index()].push_line(line);
     }
 
     fn write_engine(&mut self, line: &[u8]) {
         self.log(Direction::ProxyToEngine, line);
-        // A write error means the engine is gone; its EOF reports that.
-        let _ = self.engine.send(line);
+        self.queue[Side::Engine.index()].push_line(line);
     }
 
     fn note(&mut self, text: &str, stderr: bool) {
         self.log(Direction::Note, text.as_bytes());
         if stderr {
-            eprintln!("uci960 proxy: {text}");
+            // Never `eprintln!`: stderr may share a full pipe with stdout.
+            let _ = writeln!(io::stderr(), "uci960 proxy: {text}");
         }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        if let Some(log) = &mut self.log {
-            log.flush();
-        }
-        self.gui.flush()
     }
 
     fn set_log(&mut self, path: Option<&Path>) {
@@ -75,18 +137,94 @@ impl<W: Write> Io<W> {
                 Ok(log) => self.log = Some(log),
                 Err(e) => {
                     let msg = format!("cannot open log '{}': {e}", path.display());
-                    let _ = self.write_gui(format!("info string uci960: {msg}").as_bytes());
+                    self.write_gui(format!("info string uci960: {msg}").as_bytes());
                     self.note(&msg, true);
                 }
             }
         }
     }
 
-    /// `quit`, then SIGTERM, then SIGKILL; the engine is reaped.
-    fn shutdown(&mut self, why: &str) {
+    /// Writes what each side takes now, without blocking. A write error
+    /// to the engine means it is gone (its EOF reports that); to the GUI,
+    /// that the proxy has no one to talk to.
+    fn flush(&mut self) -> Result<(), GuiClosed> {
+        if let Some(log) = &mut self.log {
+            log.flush();
+        }
+        for side in Side::BOTH {
+            let queue = &mut self.queue[side.index()];
+            while queue.len() > 0 {
+                match self.relay.write(side, queue.pending()) {
+                    Ok(0) => break,
+                    Ok(n) => queue.consume(n),
+                    Err(_) if side == Side::Gui => return Err(GuiClosed),
+                    Err(_) => queue.clear(),
+                }
+            }
+        }
+        self.check_bounds();
+        Ok(())
+    }
+
+    /// Pauses or resumes reading the side that fills a queue, saying so.
+    fn check_bounds(&mut self) {
+        for side in Side::BOTH {
+            let i = side.index();
+            let over = self.queue[i].len() >= QUEUE_BOUND;
+            if over && !self.paused[i] {
+                let (reader, other) = match side {
+                    Side::Gui => ("GUI", "engine"),
+                    Side::Engine => ("engine", "GUI"),
+                };
+                let text = format!(
+                    "the {reader} is not reading: {} bytes wait for it; \
+                     reading from the {other} pauses until it catches up",
+                    self.queue[i].len()
+                );
+                let stderr = !self.warned[i];
+                self.note(&text, stderr);
+                self.warned[i] = true;
+            } else if !over && self.paused[i] {
+                self.note("queue drained; reading resumes", false);
+            }
+            self.paused[i] = over;
+        }
+    }
+
+    /// What the loop waits for.
+    fn want(&self) -> Want {
+        let g = Side::Gui.index();
+        let e = Side::Engine.index();
+        Want {
+            read: [!self.close_requested && !self.paused[e], !self.paused[g]],
+            write: [self.queue[g].len() > 0, self.queue[e].len() > 0],
+        }
+    }
+
+    /// Writes what is queued for the GUI, waiting for it up to `within`
+    /// (the last lines before exit: a status report, a `bestmove`).
+    fn drain_gui(&mut self, within: Duration) {
+        let deadline = Instant::now() + within;
+        while self.flush().is_ok() && self.queue[Side::Gui.index()].len() > 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let want = Want {
+                write: [true, false],
+                ..Want::default()
+            };
+            match self.relay.wait(want, Some(left)) {
+                Ok(r) if r.write[Side::Gui.index()] => {}
+                _ => return,
+            }
+        }
+    }
+
+    /// `quit` (as far as the engine takes it), end of its input, then
+    /// SIGTERM and SIGKILL to its process group; the engine is reaped.
+    fn shutdown(&mut self, why: &str, grace: Duration) {
+        self.write_engine(b"quit");
         let _ = self.flush();
-        self.log(Direction::ProxyToEngine, b"quit");
-        let report = self.engine.shutdown(GRACE);
+        self.relay.close_engine_input();
+        let report = self.engine.shutdown(grace);
         self.note(
             &format!("{why}: engine {} ({:?})", report.describe(), report.step),
             false,
@@ -97,92 +235,20 @@ impl<W: Write> Io<W> {
     }
 }
 
-/// Lines read from a file descriptor in large chunks.
-struct LineReader {
-    fd: RawFd,
-    buf: Vec<u8>,
-    /// Start of the first unconsumed byte.
-    start: usize,
-    eof: bool,
-}
-
-impl LineReader {
-    fn new(fd: RawFd) -> LineReader {
-        LineReader {
-            fd,
-            buf: Vec::with_capacity(1 << 16),
-            start: 0,
-            eof: false,
-        }
-    }
-
-    /// One `read(2)` (the fd is readable, so it does not block).
-    fn fill(&mut self) {
-        if self.start > 0 {
-            self.buf.drain(..self.start);
-            self.start = 0;
-        }
-        if self.buf.capacity() - self.buf.len() < 1 << 15 {
-            self.buf.reserve(1 << 16);
-        }
-        let spare = self.buf.capacity() - self.buf.len();
-        // SAFETY: reading into the vector's spare capacity, then setting the
-        // length to exactly what read(2) wrote.
-        let n = unsafe {
-            libc::read(
-                self.fd,
-                self.buf.as_mut_ptr().add(self.buf.len()).cast(),
-                spare,
-            )
-        };
-        if n > 0 {
-            unsafe { self.buf.set_len(self.buf.len() + n as usize) };
-        } else if n == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            self.eof = true;
-        }
-    }
-
-    /// The next complete line (without `\n`); at EOF also a last partial one.
-    fn next_line(&mut self) -> Option<(usize, usize)> {
-        let rest = &self.buf[self.start..];
-        match memchr::memchr(b'\n', rest) {
-            Some(i) => {
-                let line = (self.start, self.start + i);
-                self.start += i + 1;
-                Some(line)
-            }
-            None if self.eof && !rest.is_empty() => {
-                let line = (self.start, self.buf.len());
-                self.start = self.buf.len();
-                Some(line)
-            }
-            None => None,
-        }
-    }
-}
-
 /// Runs the proxy until the GUI quits (exit 0), the engine ends (exit 1)
 /// or a signal arrives (exit 128 + signal). `fallback_seed` is used when
 /// no seed is set.
 ///
-/// One thread and `poll(2)` over the GUI's stdin, the engine's stdout and
-/// one self-pipe per signal: no thread hand-offs on the data path, which is
-/// what keeps a round trip close to a direct one.
+/// One thread (on POSIX; see [`crate::platform::Relay`]) waiting on the
+/// GUI, the engine and signals at once: no thread hand-offs on the data
+/// path, which is what keeps a round trip close to a direct one.
 pub fn run(
     cmd: &EngineCommand,
     settings: &Settings,
     fallback_seed: u64,
 ) -> anyhow::Result<ExitCode> {
     // Signals first, so that none is missed between spawn and the loop.
-    const SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
-    let mut sig_reads = Vec::new();
-    for sig in SIGNALS {
-        let (read, write) = UnixStream::pair().context("cannot create a signal pipe")?;
-        read.set_nonblocking(true)?;
-        signal_hook::low_level::pipe::register(sig, write)
-            .context("cannot install signal handlers")?;
-        sig_reads.push(read);
-    }
+    interrupt::install(None).context("cannot install signal handlers")?;
 
     let log = match &settings.log {
         Some(p) => {
@@ -195,20 +261,20 @@ pub fn run(
         SpawnOptions {
             stderr: crate::uci_client::process::StderrMode::Inherit,
             die_with_parent: true,
-            raw_stdout: true,
         },
     )?;
-    let engine_stdout = engine.take_stdout().context("engine stdout")?;
-    let mut gui_in = LineReader::new(0);
-    let mut engine_in = LineReader::new(engine_stdout.as_raw_fd());
-
-    let stdout = io::stdout();
+    let (stdin, stdout) = engine.take_pipes().context("engine pipes")?;
+    let relay = Relay::new(stdin, stdout).context("engine pipes")?;
     let mut io = Io {
-        gui: BufWriter::with_capacity(1 << 16, stdout.lock()),
+        relay,
         engine,
         log,
+        queue: Default::default(),
+        paused: [false; 2],
+        warned: [false; 2],
         close_requested: false,
     };
+    let mut input = [LineBuffer::new(MAX_LINE), LineBuffer::new(MAX_LINE)];
     let mut session = Session::new(settings, fallback_seed, &cmd.display());
     let mut out = Vec::new();
     let mut awaiting = None;
@@ -230,106 +296,102 @@ pub fn run(
             closing = Some(Instant::now() + silence);
         }
         if closing.is_some_and(|c| Instant::now() >= c) {
-            io.shutdown("GUI is gone and the engine did not exit after quit");
+            io.drain_gui(Duration::ZERO);
+            io.shutdown("GUI is gone and the engine did not exit after quit", GRACE);
             return Ok(ExitCode::SUCCESS);
         }
-        let mut fds = vec![
-            libc::pollfd {
-                // A negative fd is ignored by poll: the GUI is done.
-                fd: if io.close_requested { -1 } else { 0 },
-                events: libc::POLLIN,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: engine_in.fd,
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
-        for r in &sig_reads {
-            fds.push(libc::pollfd {
-                fd: r.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            });
+        if io.flush().is_err() {
+            io.shutdown("GUI output closed", GRACE);
+            return Ok(ExitCode::SUCCESS);
         }
         let wake = match (deadline, closing) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let timeout_ms = match wake {
-            Some(d) => d
-                .saturating_duration_since(Instant::now())
-                .as_millis()
-                .clamp(1, i32::MAX as u128) as i32,
-            None => -1,
-        };
-        // SAFETY: `fds` is a valid array of pollfd for the call's duration.
-        let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, timeout_ms) };
-        if n < 0 {
-            let err = io::Error::last_os_error();
-            if err.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err).context("poll");
+        let timeout = wake.map(|w| w.saturating_duration_since(Instant::now()));
+        let ready = io
+            .relay
+            .wait(io.want(), timeout)
+            .context("waiting for input")?;
+        if let Some(sig) = ready.signal {
+            io.note(&format!("signal {sig}"), false);
+            let _ = io.flush();
+            io.shutdown(&format!("signal {sig}"), SIGNAL_GRACE);
+            return Ok(ExitCode::from(interrupt::exit_code(sig)));
         }
-        for (i, r) in sig_reads.iter_mut().enumerate() {
-            if fds[2 + i].revents != 0 {
-                let mut b = [0u8; 16];
-                let _ = r.read(&mut b);
-                let sig = SIGNALS[i];
-                io.shutdown(&format!("signal {sig}"));
-                return Ok(ExitCode::from(128u8.saturating_add(sig as u8)));
-            }
-        }
-        if n == 0 {
+        if ready.is_timeout() && deadline.is_some_and(|d| Instant::now() >= d) {
             session.on_silence(silence.as_secs_f64(), &mut out);
             deadline = None;
-            if let Some(code) = apply(&mut io, &mut session, &mut out, None) {
-                return Ok(code);
+            if apply(&mut io, &mut session, &mut out, None).is_err() {
+                io.shutdown("GUI output closed", GRACE);
+                return Ok(ExitCode::SUCCESS);
             }
         }
-        let ready = |i: usize| fds[i].revents & (libc::POLLIN | libc::POLLHUP | libc::POLLERR) != 0;
-        if ready(1) {
-            engine_in.fill();
-            while let Some((a, b)) = engine_in.next_line() {
-                let line = &engine_in.buf[a..b];
+        if ready.read[Side::Engine.index()] {
+            let buf = &mut input[Side::Engine.index()];
+            let ended = !matches!(
+                io.relay.read(Side::Engine, buf),
+                ReadOutcome::Data | ReadOutcome::WouldBlock
+            );
+            loop {
+                let line = if ended { buf.finish() } else { buf.next_line() };
+                let line = match line {
+                    None => break,
+                    Some(Line::TooLong { limit }) => {
+                        let text = format!("engine line longer than {limit} bytes skipped");
+                        io.write_gui(format!("info string uci960: {text}").as_bytes());
+                        io.note(&text, true);
+                        continue;
+                    }
+                    Some(Line::Complete(line)) => line,
+                };
                 io.log(Direction::EngineToProxy, line);
                 session.from_engine(line, &mut out);
-                if let Some(code) = apply(
+                if apply(
                     &mut io,
                     &mut session,
                     &mut out,
                     Some((Source::Engine, line)),
-                ) {
-                    return Ok(code);
+                )
+                .is_err()
+                {
+                    io.shutdown("GUI output closed", GRACE);
+                    return Ok(ExitCode::SUCCESS);
                 }
             }
-            if engine_in.eof {
+            if ended {
                 if quit_sent {
-                    let _ = io.flush();
-                    io.shutdown("engine exited after quit");
+                    io.drain_gui(GRACE);
+                    io.shutdown("engine exited after quit", GRACE);
                     return Ok(ExitCode::SUCCESS);
                 }
                 return Ok(engine_ended(&mut io, session.engine_name()));
             }
         }
-        if ready(0) {
-            gui_in.fill();
-            while let Some((a, b)) = gui_in.next_line() {
-                if io.close_requested {
-                    break;
-                }
-                let line = &gui_in.buf[a..b];
+        if ready.read[Side::Gui.index()] {
+            let buf = &mut input[Side::Gui.index()];
+            let ended = !matches!(
+                io.relay.read(Side::Gui, buf),
+                ReadOutcome::Data | ReadOutcome::WouldBlock
+            );
+            while !io.close_requested {
+                let line = if ended { buf.finish() } else { buf.next_line() };
+                let line = match line {
+                    None => break,
+                    Some(Line::TooLong { limit }) => {
+                        io.note(&format!("GUI line longer than {limit} bytes skipped"), true);
+                        continue;
+                    }
+                    Some(Line::Complete(line)) => line,
+                };
                 io.log(Direction::GuiToProxy, line);
                 session.from_gui(line, &mut out);
-                if let Some(code) =
-                    apply(&mut io, &mut session, &mut out, Some((Source::Gui, line)))
-                {
-                    return Ok(code);
+                if apply(&mut io, &mut session, &mut out, Some((Source::Gui, line))).is_err() {
+                    io.shutdown("GUI output closed", GRACE);
+                    return Ok(ExitCode::SUCCESS);
                 }
             }
-            if gui_in.eof {
+            if ended && !io.close_requested {
                 io.note("GUI closed its input", false);
                 io.close_requested = true;
             }
@@ -338,79 +400,91 @@ pub fn run(
             awaiting = session.awaiting();
             deadline = awaiting.map(|_| Instant::now() + silence);
         }
-        if io.flush().is_err() {
-            io.shutdown("GUI output closed");
-            return Ok(ExitCode::SUCCESS);
-        }
     }
 }
 
-/// Carries out the session's actions for one input line; `Some(code)` when
-/// the proxy must exit.
-fn apply<W: Write>(
-    io: &mut Io<W>,
+/// Carries out the session's actions for one input line.
+fn apply(
+    io: &mut Io,
     session: &mut Session,
     out: &mut Vec<Out>,
     input: Option<(Source, &[u8])>,
-) -> Option<ExitCode> {
+) -> Result<(), GuiClosed> {
     for o in out.drain(..) {
-        let written = match o {
+        match o {
             Out::Forward => match input {
-                Some((Source::Gui, line)) => {
-                    io.write_engine(line);
-                    Ok(())
-                }
+                Some((Source::Gui, line)) => io.write_engine(line),
                 Some((Source::Engine, line)) => io.write_gui(line),
-                None => Ok(()),
+                None => {}
             },
             Out::Gui(l) => {
-                let written = io.write_gui(&l);
+                io.write_gui(&l);
                 // Rewritten `info` lines reuse the buffer: no allocation
                 // per line.
                 session.recycle(l);
-                written
             }
-            Out::Engine(l) => {
-                io.write_engine(&l);
-                Ok(())
-            }
-            Out::Note { text, stderr } => {
-                io.note(&text, stderr);
-                Ok(())
-            }
-            Out::SetLog(path) => {
-                io.set_log(path.as_deref());
-                Ok(())
-            }
+            Out::Engine(l) => io.write_engine(&l),
+            Out::Note { text, stderr } => io.note(&text, stderr),
+            Out::SetLog(path) => io.set_log(path.as_deref()),
             Out::Quit => {
                 io.note("GUI sent quit", false);
                 io.close_requested = true;
-                Ok(())
             }
-        };
-        if written.is_err() {
-            io.shutdown("GUI output closed");
-            return Some(ExitCode::SUCCESS);
         }
     }
-    None
+    // A large burst is written as it builds up, not only after the chunk.
+    if io.queue.iter().any(|q| q.len() >= 1 << 16) {
+        io.flush()?;
+    }
+    Ok(())
 }
 
 /// The engine closed its output: report its status, reap it, exit 1.
-fn engine_ended<W: Write>(io: &mut Io<W>, name: &str) -> ExitCode {
+fn engine_ended(io: &mut Io, name: &str) -> ExitCode {
     let status = match io.engine.wait_timeout(GRACE) {
-        Some(s) => crate::uci_client::describe_status(s),
+        Some(s) => platform::describe_status(s),
         None => {
             io.engine.kill();
             "closed its output and was killed".into()
         }
     };
     let msg = format!("engine {name} {status}");
-    let _ = io.write_gui(format!("info string uci960: {msg}").as_bytes());
-    let _ = io.flush();
+    io.write_gui(format!("info string uci960: {msg}").as_bytes());
+    io.drain_gui(GRACE);
     io.note(&msg, true);
+    io.engine.kill(); // what is left of its process group
     if let Some(log) = &mut io.log {
         log.flush();
     }
     ExitCode::from(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_queue_hands_out_its_bytes_in_order_and_stays_compact() {
+        let mut q = Queue::default();
+        let mut written = Vec::new();
+        for i in 0..20_000 {
+            q.push_line(format!("info depth {i}").as_bytes());
+            // A reader that takes 7 bytes at a time, now and then.
+            if i % 3 == 0 {
+                let n = q.len().min(7);
+                written.extend_from_slice(&q.pending()[..n]);
+                q.consume(n);
+            }
+        }
+        while q.len() > 0 {
+            let n = q.len().min(4096);
+            written.extend_from_slice(&q.pending()[..n]);
+            q.consume(n);
+        }
+        let want: Vec<u8> = (0..20_000)
+            .flat_map(|i| format!("info depth {i}\n").into_bytes())
+            .collect();
+        assert_eq!(written, want);
+        assert!(q.buf.is_empty());
+    }
 }

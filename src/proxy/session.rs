@@ -241,6 +241,12 @@ impl Session {
     /// A line from the GUI (with or without its line ending).
     pub fn from_gui(&mut self, line: &[u8], out: &mut Vec<Out>) {
         let (content, _) = split_line_end(line);
+        // A `\r` inside a line reads as a line break to some engines: a
+        // second command the GUI never sent.
+        if content.trim_ascii_end().contains(&b'\r') {
+            let text = "a GUI line holds a carriage return (\\r) inside it; not sent".into();
+            return self.tell(out, text, false);
+        }
         let first = token_spans(content).next().map(|r| &content[r]);
         if self.in_handshake && first != Some(b"quit") {
             self.held.push(line.to_vec());
@@ -456,13 +462,17 @@ impl Session {
         };
         let chess960 = needs_chess960(&base);
         if chess960 && !self.engine_declares_960 {
+            let why = if self.engine_uciok {
+                format!(
+                    "engine {} does not support Chess960 (no UCI_Chess960 option)",
+                    self.engine_name
+                )
+            } else {
+                "no 'uci' handshake yet, so the engine has not said whether it supports Chess960 (send 'uci' first)".to_string()
+            };
             return self.refuse(
                 out,
-                format!(
-                    "engine {} does not support Chess960 (no UCI_Chess960 option), refusing {}",
-                    self.engine_name,
-                    position_fen(&base, FenFlavour::XFen)
-                ),
+                format!("{why}, refusing {}", position_fen(&base, FenFlavour::XFen)),
             );
         }
         if chess960 || base_out.is_some() {
@@ -681,9 +691,11 @@ impl Session {
             out.push(Out::Gui(decl.to_string().into_bytes()));
         }
         for (name, value) in &self.engine_options {
-            out.push(Out::Engine(
-                format!("setoption name {name} value {value}").into_bytes(),
-            ));
+            // Checked at config load; never let a line break through.
+            match SetOption::new(name, value) {
+                Ok(set) => out.push(Out::Engine(set.to_string().into_bytes())),
+                Err(e) => self.tell(out, format!("{e}; not sent"), true),
+            }
         }
         let held = std::mem::take(&mut self.held);
         self.in_handshake = false;

@@ -64,6 +64,8 @@ pub struct BackRank {
 pub enum BackRankError {
     #[error("start position number {0} is out of range (0..959)")]
     SpOutOfRange(u32),
+    #[error("start position number {0} is out of range (0..959)")]
+    SpTooLarge(String),
     #[error("a back rank has 8 pieces, found {0}")]
     WrongLength(usize),
     #[error("'{piece}' on {square} is not a back-rank piece (use R, N, B, Q, K)")]

@@ -142,7 +142,7 @@ impl fmt::Display for StartPosition {
 /// Why a FEN is not a Chess960 start position.
 #[derive(Debug, thiserror::Error)]
 pub enum StartPositionError {
-    #[error("{0}")]
+    #[error(transparent)]
     BackRank(#[from] BackRankError),
     #[error("not a start position: {0}")]
     NotStart(String),
@@ -202,10 +202,15 @@ impl FromStr for StartPosition {
     /// `518`, `518/100` (DFRC white/black), `RNBQKBNR` or `RNBQKBNR/BBQNNRKR`.
     fn from_str(s: &str) -> Result<StartPosition, BackRankError> {
         let parse_one = |t: &str| -> Result<BackRank, BackRankError> {
-            match t.trim().parse::<u32>() {
-                Ok(n) => BackRank::from_sp(n),
-                Err(_) => t.parse::<BackRank>(),
+            let t = t.trim();
+            if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+                // All digits: a number, however large.
+                return match t.parse::<u32>() {
+                    Ok(n) => BackRank::from_sp(n),
+                    Err(_) => Err(BackRankError::SpTooLarge(crate::files::excerpt(t, 30))),
+                };
             }
+            t.parse::<BackRank>()
         };
         match s.split_once('/') {
             Some((w, b)) => Ok(StartPosition {

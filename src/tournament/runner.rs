@@ -474,7 +474,7 @@ pub fn run(
         ProgressBar::hidden()
     };
 
-    let (tx, rx) = crossbeam_channel::unbounded::<FinishedGame>();
+    let (tx, rx) = std::sync::mpsc::channel::<FinishedGame>();
     let mut sprt_stopped = false;
     let plan_ref = &plan;
     let mut first = Some(first);

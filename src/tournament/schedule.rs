@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 /// `n` rounded up to even (at least 2).
 pub fn round_up_even(n: u32) -> u32 {
-    n.max(1).div_ceil(2) * 2
+    n.clamp(1, u32::MAX - 1).div_ceil(2) * 2
 }
 
 /// One game of the match.

@@ -28,23 +28,11 @@ pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The error function, to about 1e-7 (W. J. Cody's rational Chebyshev
-/// form as in Numerical Recipes' `erfcc`).
+/// The error function, to double precision (the `libm` crate's port of
+/// FreeBSD's msun `erf`); `erf(0) == 0` exactly, so the LOS of an even
+/// match is exactly ½.
 pub fn erf(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
-            + t * (1.000_023_68
-                + t * (0.374_091_96
-                    + t * (0.096_784_18
-                        + t * (-0.186_288_06
-                            + t * (0.278_868_07
-                                + t * (-1.135_203_98
-                                    + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
-    if x >= 0.0 { 1.0 - r } else { r - 1.0 }
+    libm::erf(x)
 }
 
 /// Wins, draws and losses of the first engine.
@@ -55,11 +43,15 @@ pub struct Wdl {
     pub losses: u32,
 }
 
-/// Elo difference with its 95 % error margin.
+/// Elo difference with its 95 % error margin. The Elo is always finite;
+/// the error is infinite where the games cannot bound it (see
+/// [`Wdl::elo`]).
 #[derive(Clone, Copy, PartialEq, Debug, serde::Serialize)]
 pub struct EloEstimate {
     pub elo: f64,
     pub error: f64,
+    /// One side scored nothing: `elo` counts one extra drawn game.
+    pub one_sided: bool,
 }
 
 impl Wdl {
@@ -75,14 +67,30 @@ impl Wdl {
         self.draws as f64 / self.games() as f64
     }
 
-    /// Elo and its 95 % error; `None` before any game. A one-sided score
-    /// (all wins or all losses) gives an infinite Elo and error.
+    /// Elo and its 95 % error; `None` before any game.
+    ///
+    /// Where one side has no score at all (every game won by the other), the
+    /// score fraction is 0 or 1 and its Elo infinite (cutechess-cli and
+    /// fastchess print `inf`). Here the Elo is estimated as if one more game
+    /// had been drawn (2–0 reads +279.6, 10–0 +528.9: "at least about so
+    /// much", and it shrinks towards the truth as games come), flagged
+    /// `one_sided`, and the error is infinite: the games give no upper
+    /// bound. Where the 95 % interval of the score reaches 0 or 1 (1–1), the
+    /// Elo is finite and the error infinite too.
     pub fn elo(&self) -> Option<EloEstimate> {
         let n = self.games() as f64;
         if n == 0.0 {
             return None;
         }
         let s = self.score();
+        if s == 0.0 || s == 1.0 {
+            let points = self.wins as f64 + self.draws as f64 / 2.0;
+            return Some(EloEstimate {
+                elo: elo_from_score((points + 0.5) / (n + 1.0)),
+                error: f64::INFINITY,
+                one_sided: true,
+            });
+        }
         let (w, d, l) = (self.wins as f64, self.draws as f64, self.losses as f64);
         let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n;
         let se = (var / n).sqrt();
@@ -92,6 +100,7 @@ impl Wdl {
         Some(EloEstimate {
             elo: elo_from_score(s),
             error: (hi - lo) / 2.0,
+            one_sided: false,
         })
     }
 
@@ -257,11 +266,16 @@ mod tests {
     }
 
     #[test]
-    fn erf_matches_known_values() {
-        close(erf(0.0), 0.0, 1e-7);
-        close(erf(0.5), 0.520_499_877_8, 2e-7);
-        close(erf(1.2), 0.910_313_978_2, 2e-7);
-        close(erf(-0.3), -0.328_626_759_5, 2e-7);
+    fn erf_matches_known_values_to_double_precision() {
+        // Reference values: Abramowitz & Stegun table 7.1 extended, as
+        // printed by mpmath (mp.dps = 30) and rounded to 17 digits.
+        assert_eq!(erf(0.0), 0.0);
+        // Within one unit in the last place (2.2e-16 near 1).
+        close(erf(0.5), 0.520_499_877_813_046_5, 2.3e-16);
+        close(erf(1.2), 0.910_313_978_229_635_4, 2.3e-16);
+        close(erf(-0.3), -0.328_626_759_459_127_4, 2.3e-16);
+        close(erf(3.0), 0.999_977_909_503_001_4, 2.3e-16);
+        close(erf(1e-10), 1.128_379_167_095_512_6e-10, 1e-26);
     }
 
     #[test]
@@ -280,7 +294,7 @@ mod tests {
         close(e.elo, 0.0, 1e-9);
         close(e.error, 53.157_98, 1e-4);
         // LOS = ½(1 + erf(0/√120)) = 0.5; draw ratio 40/100
-        close(t.los().unwrap(), 0.5, 1e-7);
+        assert_eq!(t.los(), Some(0.5));
         close(t.draw_ratio(), 0.4, 1e-12);
     }
 
@@ -314,6 +328,7 @@ mod tests {
             .los()
             .is_none()
         );
+        // 3–0: scored as 3.5 of 4, Elo = -400·log10(4/3.5 − 1) = +338.04.
         let all = Wdl {
             wins: 3,
             draws: 0,
@@ -321,7 +336,26 @@ mod tests {
         }
         .elo()
         .unwrap();
-        assert!(all.elo.is_infinite());
+        close(all.elo, 338.039_2, 1e-4);
+        assert!(all.one_sided && all.error == f64::INFINITY);
+        // 0–1: scored as 0.5 of 2, Elo = -400·log10(2/0.5 − 1) = −190.85.
+        let none = Wdl {
+            wins: 0,
+            draws: 0,
+            losses: 1,
+        }
+        .elo()
+        .unwrap();
+        close(none.elo, -190.848_5, 1e-4);
+        // 1–1: even, but two games bound nothing.
+        let even = Wdl {
+            wins: 1,
+            draws: 0,
+            losses: 1,
+        };
+        let e = even.elo().unwrap();
+        assert_eq!((e.elo, e.error, e.one_sided), (0.0, f64::INFINITY, false));
+        assert_eq!(even.los(), Some(0.5));
     }
 
     #[test]

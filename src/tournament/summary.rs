@@ -177,14 +177,11 @@ impl Tally {
             self.engines[1].name
         );
         if let Some(e) = wdl.elo() {
-            let elo = if e.elo.is_finite() && e.error.is_finite() {
-                format!("{:.1} +/- {:.1} (95 %)", e.elo + 0.0, e.error)
-            } else {
-                format!(
-                    "{} (one-sided score)",
-                    if e.elo > 0.0 { "+inf" } else { "-inf" }
-                )
-            };
+            // `+ 0.0` turns -0.0 into 0.0; an unbounded error prints `inf`.
+            let mut elo = format!("{:.1} +/- {:.1} (95 %)", e.elo + 0.0, e.error);
+            if e.one_sided {
+                elo.push_str(" (one-sided score: one more draw assumed)");
+            }
             let _ = writeln!(
                 out,
                 "Elo difference: {}, LOS: {}, draw ratio: {:.1} %",
@@ -253,6 +250,7 @@ impl Tally {
                 "wins": wdl.wins, "draws": wdl.draws, "losses": wdl.losses,
                 "elo": elo.map(|e| finite(e.elo)),
                 "elo_error_95": elo.map(|e| finite(e.error)),
+                "elo_one_sided": elo.map(|e| e.one_sided),
                 "los": wdl.los(),
                 "draw_ratio": if wdl.games() > 0 { Some(wdl.draw_ratio()) } else { None },
             },
@@ -306,5 +304,34 @@ mod tests {
         assert_eq!(json["engines"][1]["crashes"], 1);
         assert_eq!(json["pentanomial"], serde_json::json!([0, 0, 1, 1, 0]));
         assert_eq!(t.score_line(), "A 2.5 - 2.5 B");
+    }
+
+    #[test]
+    fn split_and_one_sided_matches_print_a_finite_elo() {
+        // `match --games 2` with one win each: Elo 0, unbounded error.
+        let mut t = Tally::new("A", "B");
+        t.record(&game(1, GameResult::WhiteWins, Termination::Checkmate));
+        t.record(&game(2, GameResult::WhiteWins, Termination::Checkmate));
+        let table = t.render(None);
+        assert!(
+            table.contains("Elo difference: 0.0 +/- inf (95 %), LOS: 50.0 %"),
+            "{table}"
+        );
+        let json = t.to_json(None);
+        assert_eq!(json["first_engine"]["los"], 0.5);
+        assert_eq!(json["first_engine"]["elo"], 0.0);
+        assert!(json["first_engine"]["elo_error_95"].is_null());
+        assert_eq!(json["first_engine"]["elo_one_sided"], false);
+        // A wins both: 2.5 of 3 → +279.6, flagged.
+        let mut t = Tally::new("A", "B");
+        t.record(&game(1, GameResult::WhiteWins, Termination::Checkmate));
+        t.record(&game(2, GameResult::BlackWins, Termination::Checkmate));
+        let table = t.render(None);
+        assert!(
+            table.contains("Elo difference: 279.6 +/- inf (95 %) (one-sided score"),
+            "{table}"
+        );
+        assert!(!table.contains("-inf"), "{table}");
+        assert_eq!(t.to_json(None)["first_engine"]["elo_one_sided"], true);
     }
 }

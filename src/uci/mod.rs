@@ -19,5 +19,5 @@ pub mod position;
 pub use engine_msg::{BestMove, EngineMessage, Info, Score, ScoreBound, parse_engine_line};
 pub use go::GoParams;
 pub use line::{is_command, split_line_end, token_spans, tokens};
-pub use option::{OptionDecl, OptionKind, SetOption};
+pub use option::{LineBreak, OptionDecl, OptionKind, SetOption, single_line};
 pub use position::{PositionBase, PositionCommand, PositionError};

@@ -152,7 +152,41 @@ pub struct SetOption {
     pub value: Option<String>,
 }
 
+/// A value that would break a UCI line in two: a `\n` or `\r` in it would
+/// reach the engine as a second command (`"1\nquit"` quits it).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} '{shown}' holds a line break (\\r or \\n); UCI values are one line")]
+pub struct LineBreak {
+    pub what: String,
+    /// The value with its line breaks written as `\n` / `\r`, shortened.
+    pub shown: String,
+}
+
+/// Checks that `text` can stand inside one UCI line; `what` names it in the
+/// error (`option 'Hash' value`, `log path`).
+pub fn single_line(what: &str, text: &str) -> Result<(), LineBreak> {
+    if !text.contains(['\r', '\n']) {
+        return Ok(());
+    }
+    let escaped = text.replace('\r', "\\r").replace('\n', "\\n");
+    Err(LineBreak {
+        what: what.to_string(),
+        shown: crate::files::excerpt(&escaped, 80),
+    })
+}
+
 impl SetOption {
+    /// `setoption name N value V`, built only from one-line text: every
+    /// `setoption` this tool writes for a user's option comes through here.
+    pub fn new(name: &str, value: &str) -> Result<SetOption, LineBreak> {
+        single_line("option name", name)?;
+        single_line(&format!("option '{name}' value"), value)?;
+        Ok(SetOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        })
+    }
+
     /// Parses a `setoption` line. The name runs up to `value`; the value is
     /// the rest of the line as written (inner spaces kept).
     pub fn parse(text: &str) -> Option<SetOption> {
@@ -224,5 +258,19 @@ mod tests {
         assert_eq!(s.value.as_deref(), Some(""));
         assert!(SetOption::parse("setoption value x").is_none());
         assert!(SetOption::parse("setoption name").is_none());
+    }
+
+    #[test]
+    fn line_breaks_never_make_a_setoption() {
+        assert_eq!(
+            SetOption::new("Hash", "16").unwrap().to_string(),
+            "setoption name Hash value 16"
+        );
+        let err = SetOption::new("Hash", "1\nquit").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "option 'Hash' value '1\\nquit' holds a line break (\\r or \\n); UCI values are one line"
+        );
+        assert!(SetOption::new("Ha\rsh", "1").is_err());
     }
 }

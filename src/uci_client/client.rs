@@ -11,10 +11,8 @@
 use std::io;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::RecvTimeoutError;
-
 use super::command::EngineCommand;
-use super::process::{EngineEvent, EngineProcess, ExitReport, SpawnError, SpawnOptions};
+use super::process::{EngineEvent, EngineProcess, ExitReport, RecvError, SpawnError, SpawnOptions};
 use crate::uci::{
     BestMove, EngineMessage, GoParams, Info, OptionDecl, OptionKind, PositionCommand, Score,
     parse_engine_line, token_spans,
@@ -39,6 +37,15 @@ pub enum EngineError {
     },
     #[error("cannot write to engine '{engine}': {source}")]
     Write { engine: String, source: io::Error },
+    /// A termination signal arrived while waiting for the engine.
+    #[error(
+        "interrupted by signal {signal} while waiting for {waiting_for} from engine '{engine}'"
+    )]
+    Interrupted {
+        engine: String,
+        waiting_for: &'static str,
+        signal: i32,
+    },
 }
 
 /// What the engine said about itself between `uci` and `uciok`.
@@ -346,8 +353,13 @@ impl UciEngine {
     }
 
     /// `setoption name N value V`.
+    /// A name or value with a line break is refused, never sent.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        self.send(&format!("setoption name {name} value {value}"))
+        let set = crate::uci::SetOption::new(name, value).map_err(|e| EngineError::Write {
+            engine: self.name.clone(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, e),
+        })?;
+        self.send(&set.to_string())
     }
 
     /// `ucinewgame`.
@@ -455,7 +467,8 @@ impl UciEngine {
         Ok(line)
     }
 
-    /// The next raw line before `deadline`, appended to `out`.
+    /// The next raw line before `deadline`, appended to `out` (lines past
+    /// the length limit are skipped).
     fn recv_line_into(
         &mut self,
         deadline: Instant,
@@ -463,32 +476,46 @@ impl UciEngine {
         timeout: Duration,
         out: &mut Vec<u8>,
     ) -> Result<(), EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.process.recv_into(left, out) {
-            Ok(EngineEvent::Line(_)) => Ok(()),
-            Ok(EngineEvent::Eof | EngineEvent::ReadError(_))
-            | Err(RecvTimeoutError::Disconnected) => {
-                let status = match self.process.wait_timeout(Duration::from_secs(2)) {
-                    Some(s) => super::process::describe_status(s),
-                    None => "stdout closed".into(),
-                };
-                Err(EngineError::Exited {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            return match self.process.recv_into(left, out) {
+                Ok(EngineEvent::Line(_)) => Ok(()),
+                Ok(EngineEvent::LineTooLong { .. }) => continue,
+                Ok(EngineEvent::Eof | EngineEvent::ReadError(_)) | Err(RecvError::Disconnected) => {
+                    let status = match self.process.wait_timeout(Duration::from_secs(2)) {
+                        Some(s) => super::process::describe_status(s),
+                        None => "stdout closed".into(),
+                    };
+                    Err(EngineError::Exited {
+                        engine: self.name.clone(),
+                        waiting_for,
+                        status,
+                    })
+                }
+                Err(RecvError::Timeout) => Err(EngineError::Timeout {
                     engine: self.name.clone(),
                     waiting_for,
-                    status,
-                })
-            }
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
-                engine: self.name.clone(),
-                waiting_for,
-                after: timeout,
-            }),
+                    after: timeout,
+                }),
+                Err(RecvError::Interrupted(signal)) => Err(EngineError::Interrupted {
+                    engine: self.name.clone(),
+                    waiting_for,
+                    signal,
+                }),
+            };
         }
     }
 
-    /// `quit`, then SIGTERM, then SIGKILL (1 s apart); reaps the process.
+    /// `quit`, then SIGTERM, then SIGKILL (1 s apart, 100 ms after a
+    /// termination signal so the command still ends within a second);
+    /// reaps the process and its group.
     pub fn quit(mut self) -> ExitReport {
-        self.process.shutdown(Duration::from_secs(1))
+        let grace = if crate::platform::interrupt::received().is_some() {
+            Duration::from_millis(100)
+        } else {
+            Duration::from_secs(1)
+        };
+        self.process.shutdown(grace)
     }
 }
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use crate::game::clock::parse_seconds;
 use crate::notation::fen::FenFlavour;
+use crate::uci::{LineBreak, SetOption};
 
 /// The command line of an engine.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -153,8 +154,9 @@ impl EngineConfig {
     }
 
     /// The `setoption` pairs, values as text (TOML numbers and booleans as
-    /// written).
-    pub fn option_pairs(&self) -> Vec<(String, String)> {
+    /// written); a name or value with a line break is refused here, where
+    /// the user's options become UCI text.
+    pub fn option_pairs(&self) -> Result<Vec<(String, String)>, LineBreak> {
         self.options
             .iter()
             .map(|(k, v)| {
@@ -162,7 +164,8 @@ impl EngineConfig {
                     toml::Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                (k.clone(), v)
+                SetOption::new(k, &v)?;
+                Ok((k.clone(), v))
             })
             .collect()
     }
@@ -219,7 +222,10 @@ mod tests {
         assert_eq!(e.args, ["-x", "y"]);
         assert_eq!(e.options["Hash"], toml::Value::String("16".into()));
         assert_eq!((e.nodes, e.fen), (Some(1000), Some(FenFlavour::XFen)));
-        assert_eq!(e.option_pairs(), [("Hash".to_string(), "16".to_string())]);
+        assert_eq!(
+            e.option_pairs().unwrap(),
+            [("Hash".to_string(), "16".to_string())]
+        );
         assert_eq!(e.command().unwrap().args, ["-x", "y"]);
         let err = parse_engine_tokens(&toks("cmd=x bogus=1"))
             .unwrap_err()

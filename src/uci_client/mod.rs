@@ -1,5 +1,6 @@
-//! A child engine: the command that starts it, the process with line I/O on
-//! threads, timeouts and an orderly shutdown, and the UCI client on top.
+//! A child engine: the command that starts it, the process with line I/O
+//! (on the caller's thread, through [`crate::platform`]), timeouts and an
+//! orderly shutdown, and the UCI client on top.
 //!
 //! ```no_run
 //! use std::time::Duration;
@@ -22,11 +23,12 @@
 
 pub mod client;
 pub mod command;
-mod lines;
+pub mod lines;
 pub mod process;
 
 pub use client::{EngineError, Handshake, SearchCollector, SearchResult, UciEngine};
 pub use command::EngineCommand;
 pub use process::{
-    EngineEvent, EngineProcess, ExitReport, SpawnError, SpawnOptions, StopStep, describe_status,
+    EngineEvent, EngineProcess, ExitReport, RecvError, SpawnError, SpawnOptions, StopStep,
+    describe_status,
 };

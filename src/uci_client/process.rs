@@ -2,41 +2,57 @@
 //!
 //! stdout is split into lines (without their `\n`; a `\r` stays, so a relay
 //! writes back exactly what it read), followed by [`EngineEvent::Eof`].
-//! [`EngineProcess::recv_timeout`] reads them on the caller's thread (a
-//! `poll` with the timeout, then one large `read`; see [`super::lines`] for
-//! why: no thread hand-off per line). The first call to
-//! [`EngineProcess::events`] moves the reading to a thread feeding a
-//! crossbeam channel, for callers that `select!` over several sources; from
-//! then on `recv_timeout` reads that channel; [`EngineProcess::recv_into`]
-//! appends a line to the caller's buffer instead of allocating one. Writing
-//! is synchronous from the owner's thread, one `write_all` per line or per
-//! group of lines ([`EngineProcess::send_lines`]: `position` + `go` wake the
-//! engine once). Nothing here spins on the data path; only the shutdown's
-//! waits for exit use short sleeps.
+//! [`EngineProcess::recv_timeout`] reads them on the caller's thread
+//! through [`crate::platform::PipeReader`] (on POSIX a `poll` with the
+//! timeout, then one large `read`: no thread hand-off per line) into a
+//! [`LineBuffer`]; [`EngineProcess::recv_into`] appends a line to the
+//! caller's buffer instead of allocating one. Lines longer than
+//! [`MAX_LINE`] are reported ([`EngineEvent::LineTooLong`]) and skipped.
+//! Writing is synchronous from the owner's thread, one `write_all` per
+//! line or per group of lines ([`EngineProcess::send_lines`]: `position` +
+//! `go` wake the engine once); the proxy, which must never block, takes
+//! both pipes instead ([`EngineProcess::take_pipes`]).
 //!
-//! Dropping an [`EngineProcess`] that has not been shut down kills and reaps
-//! the child, so no zombie is left behind whatever path the owner takes.
+//! The engine runs in its own process group (a Job Object on Windows, see
+//! [`crate::platform`]): terminating or killing it reaches a wrapper
+//! script's children too. Dropping an [`EngineProcess`] that has not been
+//! shut down kills and reaps it, so no zombie and no orphan is left behind
+//! whatever path the owner takes.
 
 use std::io::{self, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
-
 use super::command::EngineCommand;
-use super::lines::LineReader;
+use super::lines::{Line, LineBuffer, MAX_LINE};
+use crate::platform::{self, PipeReader, ProcessGroup, ReadOutcome};
 
-/// What the stdout reader thread reports.
+pub use crate::platform::describe_status;
+
+/// What reading the engine's stdout gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineEvent {
     /// One line, without its `\n`.
     Line(Vec<u8>),
+    /// A line longer than [`MAX_LINE`], skipped.
+    LineTooLong { limit: usize },
     /// stdout closed (the engine exited or closed it).
     Eof,
     /// Reading failed; stdout is treated as closed after this.
     ReadError(String),
+}
+
+/// Why no event came.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecvError {
+    #[error("timed out")]
+    Timeout,
+    /// `Eof` was already handed out.
+    #[error("engine output closed")]
+    Disconnected,
+    /// A termination signal arrived (see [`crate::platform::interrupt`]).
+    #[error("interrupted by signal {0}")]
+    Interrupted(i32),
 }
 
 /// Why an engine could not be started.
@@ -69,11 +85,9 @@ pub struct SpawnOptions {
     /// Linux: the kernel sends SIGKILL to the engine when the thread that
     /// spawned it ends (even if this process is SIGKILLed). Only set it when
     /// spawning from a thread that lives as long as the engine should (the
-    /// proxy's main thread).
+    /// proxy's main thread). Windows: every engine is in a kill-on-close
+    /// Job Object anyway.
     pub die_with_parent: bool,
-    /// Leave stdout to the caller ([`EngineProcess::take_stdout`]) instead of
-    /// reading lines from it; for a single-threaded `poll` loop (the proxy).
-    pub raw_stdout: bool,
 }
 
 /// How a shutdown ended the engine.
@@ -106,42 +120,27 @@ impl ExitReport {
     }
 }
 
-/// A human description of an exit status.
-pub fn describe_status(status: ExitStatus) -> String {
-    if let Some(code) = status.code() {
-        return format!("exited with code {code}");
-    }
-    match status.signal() {
-        Some(sig) => format!("killed by signal {sig} ({})", signal_name(sig)),
-        None => "ended".into(),
-    }
-}
-
-fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGBUS => "SIGBUS",
-        _ => "signal",
-    }
+/// Where the stdout stream stands.
+#[derive(Debug, PartialEq, Eq)]
+enum Stream {
+    Open,
+    /// End of file seen: buffered lines still to hand out, then `Eof`.
+    Ended,
+    /// `Eof` handed out.
+    Done,
 }
 
 /// A running engine.
 pub struct EngineProcess {
     child: Child,
+    group: ProcessGroup,
     stdin: Option<ChildStdin>,
-    /// Lines read on the caller's thread, until `events` is first asked for.
-    reader: Mutex<Option<LineReader>>,
-    /// The channel fed by a reader thread, once `events` was called.
-    events: OnceLock<Receiver<EngineEvent>>,
+    /// stdout until the first read (or [`EngineProcess::take_pipes`]).
+    stdout: Option<ChildStdout>,
+    /// Made at the first read (on Windows it starts a thread).
+    reader: Option<PipeReader>,
+    lines: LineBuffer,
+    stream: Stream,
     pid: u32,
     program: String,
     status: Option<ExitStatus>,
@@ -167,7 +166,16 @@ impl EngineProcess {
                 dir: dir.display().to_string(),
             });
         }
-        let mut command = Command::new(&cmd.program);
+        // A relative path with a directory part is relative to the engine's
+        // working directory, on every system (POSIX resolves it after the
+        // `chdir`, Windows before: joined here, both read it the same).
+        let path = match &cmd.dir {
+            Some(dir) if cmd.program.is_relative() && cmd.program.components().count() > 1 => {
+                dir.join(&cmd.program)
+            }
+            _ => cmd.program.clone(),
+        };
+        let mut command = Command::new(&path);
         command
             .args(&cmd.args)
             .stdin(Stdio::piped())
@@ -179,44 +187,27 @@ impl EngineProcess {
         if let Some(dir) = &cmd.dir {
             command.current_dir(dir);
         }
-        if opts.die_with_parent {
-            // SAFETY: prctl is async-signal-safe; nothing else runs between
-            // fork and exec here.
-            unsafe {
-                command.pre_exec(|| {
-                    #[cfg(target_os = "linux")]
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
+        platform::prepare(&mut command, opts.die_with_parent);
+        let mut child = command.spawn().map_err(|e| spawn_error(&program, e))?;
+        let group = match ProcessGroup::new(&child) {
+            Ok(group) => group,
+            Err(source) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(SpawnError::Io { program, source });
             }
-        }
-        let mut child = command.spawn().map_err(|e| match e.kind() {
-            io::ErrorKind::NotFound => SpawnError::NotFound {
-                program: program.clone(),
-            },
-            io::ErrorKind::PermissionDenied => SpawnError::NotExecutable {
-                program: program.clone(),
-            },
-            _ if e.raw_os_error() == Some(libc::ENOEXEC) => SpawnError::NotExecutable {
-                program: program.clone(),
-            },
-            _ => SpawnError::Io {
-                program: program.clone(),
-                source: e,
-            },
-        })?;
+        };
         let pid = child.id();
         let stdin = child.stdin.take();
-        let reader = if opts.raw_stdout {
-            None
-        } else {
-            child.stdout.take().map(LineReader::new)
-        };
+        let stdout = child.stdout.take();
         Ok(EngineProcess {
             child,
+            group,
             stdin,
-            reader: Mutex::new(reader),
-            events: OnceLock::new(),
+            stdout,
+            reader: None,
+            lines: LineBuffer::new(MAX_LINE),
+            stream: Stream::Open,
             pid,
             program,
             status: None,
@@ -224,9 +215,14 @@ impl EngineProcess {
         })
     }
 
-    /// The engine's stdout, when spawned with `raw_stdout` (once).
-    pub fn take_stdout(&mut self) -> Option<std::process::ChildStdout> {
-        self.child.stdout.take()
+    /// The engine's stdin and stdout, for an I/O loop of the caller's own
+    /// (the proxy's [`crate::platform::Relay`]); sending and receiving
+    /// through this process fail from then on.
+    pub fn take_pipes(&mut self) -> Option<(ChildStdin, ChildStdout)> {
+        match (self.stdin.take(), self.stdout.take()) {
+            (Some(stdin), Some(stdout)) => Some((stdin, stdout)),
+            _ => None,
+        }
     }
 
     /// The engine's process id.
@@ -263,82 +259,71 @@ impl EngineProcess {
         self.send(line.as_bytes())
     }
 
-    /// The channel of stdout events, for `select!` with other channels.
-    /// The first call starts a thread that reads stdout into it (lines
-    /// already buffered come first); `recv_timeout` then reads the channel.
-    pub fn events(&self) -> &Receiver<EngineEvent> {
-        self.events.get_or_init(|| {
-            let (tx, rx) = crossbeam_channel::unbounded();
-            let reader = self
-                .reader
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some(mut reader) = reader {
-                let on_fail = tx.clone();
-                let spawned = std::thread::Builder::new()
-                    .name(format!("engine-{}-stdout", self.pid))
-                    .spawn(move || {
-                        while let Ok(event) = reader.next_blocking() {
-                            let eof = event == EngineEvent::Eof;
-                            if tx.send(event).is_err() || eof {
-                                break;
-                            }
-                        }
-                    });
-                if let Err(e) = spawned {
-                    let _ = on_fail.send(EngineEvent::ReadError(format!(
-                        "cannot start the stdout reader thread: {e}"
-                    )));
-                    let _ = on_fail.send(EngineEvent::Eof);
-                }
-            }
-            rx
-        })
-    }
-
-    /// The next stdout event, waiting at most `timeout` (a blocking wait,
-    /// no spinning). After `Eof`, this returns `Disconnected`.
-    pub fn recv_timeout(&self, timeout: Duration) -> Result<EngineEvent, RecvTimeoutError> {
-        if let Some(rx) = self.events.get() {
-            return rx.recv_timeout(timeout);
-        }
-        let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
-        match reader.as_mut() {
-            Some(r) => r.next_timeout(timeout),
-            None => {
-                drop(reader);
-                match self.events.get() {
-                    Some(rx) => rx.recv_timeout(timeout),
-                    None => Err(RecvTimeoutError::Disconnected),
-                }
-            }
-        }
+    /// The next stdout event, waiting at most `timeout`: a line, then `Eof`
+    /// once (after a `ReadError` if reading failed), then `Disconnected`.
+    pub fn recv_timeout(&mut self, timeout: Duration) -> Result<EngineEvent, RecvError> {
+        self.recv(Some(Instant::now() + timeout), None)
     }
 
     /// Like [`EngineProcess::recv_timeout`], but a line is appended to
     /// `out` and reported as an empty `Line`: the match runner reads every
     /// line into one reused buffer instead of allocating each.
     pub fn recv_into(
-        &self,
+        &mut self,
         timeout: Duration,
         out: &mut Vec<u8>,
-    ) -> Result<EngineEvent, RecvTimeoutError> {
-        let event = if self.events.get().is_some() {
-            None
-        } else {
-            let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
-            reader.as_mut().map(|r| r.next_into_timeout(timeout, out))
-        };
-        match event {
-            Some(event) => event,
-            None => match self.recv_timeout(timeout)? {
-                EngineEvent::Line(line) => {
-                    out.extend_from_slice(&line);
-                    Ok(EngineEvent::Line(Vec::new()))
+    ) -> Result<EngineEvent, RecvError> {
+        self.recv(Some(Instant::now() + timeout), Some(out))
+    }
+
+    fn recv(
+        &mut self,
+        deadline: Option<Instant>,
+        out: Option<&mut Vec<u8>>,
+    ) -> Result<EngineEvent, RecvError> {
+        loop {
+            let line = match self.stream {
+                Stream::Open => self.lines.next_line(),
+                Stream::Ended => self.lines.finish(),
+                Stream::Done => return Err(RecvError::Disconnected),
+            };
+            match line {
+                Some(Line::Complete(bytes)) => {
+                    return Ok(match out {
+                        Some(out) => {
+                            out.extend_from_slice(bytes);
+                            EngineEvent::Line(Vec::new())
+                        }
+                        None => EngineEvent::Line(bytes.to_vec()),
+                    });
                 }
-                other => Ok(other),
-            },
+                Some(Line::TooLong { limit }) => return Ok(EngineEvent::LineTooLong { limit }),
+                None if self.stream == Stream::Ended => {
+                    self.stream = Stream::Done;
+                    return Ok(EngineEvent::Eof);
+                }
+                None => {}
+            }
+            if self.reader.is_none() {
+                self.reader = self.stdout.take().map(PipeReader::new);
+            }
+            let Some(reader) = self.reader.as_mut() else {
+                self.stream = Stream::Ended;
+                continue;
+            };
+            match reader.read(&mut self.lines, deadline) {
+                ReadOutcome::Data | ReadOutcome::WouldBlock => {}
+                ReadOutcome::Eof => self.stream = Stream::Ended,
+                ReadOutcome::Error(e) => {
+                    self.stream = Stream::Ended;
+                    return Ok(EngineEvent::ReadError(e.to_string()));
+                }
+                ReadOutcome::Timeout => return Err(RecvError::Timeout),
+                ReadOutcome::Interrupted => {
+                    let sig = platform::interrupt::received().unwrap_or(0);
+                    return Err(RecvError::Interrupted(sig));
+                }
+            }
         }
     }
 
@@ -366,20 +351,17 @@ impl EngineProcess {
         }
     }
 
-    /// Sends a signal to the engine (if it has not been reaped yet).
-    pub fn signal(&mut self, sig: i32) {
-        if self.try_wait().is_none() {
-            // SAFETY: plain kill(2) on our own child's pid, which is not
-            // reaped yet, so it cannot have been reused.
-            unsafe {
-                libc::kill(self.pid as libc::pid_t, sig);
-            }
-        }
+    /// Ends the engine: `quit` (unless its stdin was taken: the owner sent
+    /// it), wait `grace`; terminate the group (SIGTERM), wait `grace`; kill
+    /// the group (SIGKILL), wait. Always reaps the child, and kills what
+    /// is left of its group (a wrapper's children).
+    pub fn shutdown(&mut self, grace: Duration) -> ExitReport {
+        let report = self.shutdown_steps(grace);
+        self.group.kill();
+        report
     }
 
-    /// Ends the engine: `quit`, wait `grace`; SIGTERM, wait `grace`;
-    /// SIGKILL, wait. Always reaps the child.
-    pub fn shutdown(&mut self, grace: Duration) -> ExitReport {
+    fn shutdown_steps(&mut self, grace: Duration) -> ExitReport {
         if let Some(status) = self.try_wait() {
             self.stdin = None;
             return ExitReport {
@@ -395,23 +377,23 @@ impl EngineProcess {
                 step: StopStep::Quit,
             };
         }
-        self.signal(libc::SIGTERM);
+        self.group.terminate();
         if let Some(status) = self.wait_timeout(grace) {
             return ExitReport {
                 status: Some(status),
                 step: StopStep::Terminated,
             };
         }
-        let _ = self.child.kill();
-        self.status = self.child.wait().ok();
+        self.kill();
         ExitReport {
             status: self.status,
             step: StopStep::Killed,
         }
     }
 
-    /// Kills at once and reaps.
+    /// Kills the engine and its group at once, and reaps it.
     pub fn kill(&mut self) -> Option<ExitStatus> {
+        self.group.kill();
         if self.try_wait().is_none() {
             let _ = self.child.kill();
             self.status = self.child.wait().ok();
@@ -427,7 +409,21 @@ impl Drop for EngineProcess {
     }
 }
 
-#[cfg(test)]
+fn spawn_error(program: &str, e: io::Error) -> SpawnError {
+    let program = program.to_string();
+    match e.kind() {
+        io::ErrorKind::NotFound => SpawnError::NotFound { program },
+        io::ErrorKind::PermissionDenied => SpawnError::NotExecutable { program },
+        #[cfg(unix)]
+        _ if e.raw_os_error() == Some(libc::ENOEXEC) => SpawnError::NotExecutable { program },
+        // ERROR_BAD_EXE_FORMAT
+        #[cfg(windows)]
+        _ if e.raw_os_error() == Some(193) => SpawnError::NotExecutable { program },
+        _ => SpawnError::Io { program, source: e },
+    }
+}
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -454,18 +450,18 @@ mod tests {
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"b".to_vec())));
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"c".to_vec())));
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
-        assert_eq!(p.recv_timeout(t), Err(RecvTimeoutError::Disconnected));
+        assert_eq!(p.recv_timeout(t), Err(RecvError::Disconnected));
         let status = p.wait_timeout(t).unwrap();
         assert_eq!(describe_status(status), "exited with code 3");
     }
 
     #[test]
-    fn recv_into_appends_lines_on_either_path() {
-        let cmd = EngineCommand::new("sh").with_args([
-            "-c",
-            "printf 'one\\ntwo\\n'; sleep 0.3; printf 'three\\nfour'",
-        ]);
-        let p = EngineProcess::spawn(&cmd).unwrap();
+    fn recv_into_appends_lines_and_times_out_between_them() {
+        // The second half only comes after the test's own `go` line, so the
+        // timeout in between is an event, not a race.
+        let cmd = EngineCommand::new("sh")
+            .with_args(["-c", "printf 'one\\ntwo\\n'; read x; printf 'three\\nfour'"]);
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
         let t = Duration::from_secs(10);
         let mut out = b"x".to_vec();
         assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
@@ -475,11 +471,10 @@ mod tests {
         assert_eq!(out, b"two");
         assert_eq!(
             p.recv_into(Duration::from_millis(20), &mut out),
-            Err(RecvTimeoutError::Timeout)
+            Err(RecvError::Timeout)
         );
         assert_eq!(out, b"two");
-        // From the channel once `events()` took over the reading.
-        let _ = p.events();
+        p.send(b"go").unwrap();
         out.clear();
         assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
         assert_eq!(out, b"three");
@@ -487,10 +482,7 @@ mod tests {
         assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Line(Vec::new())));
         assert_eq!(out, b"four", "a last line without \\n");
         assert_eq!(p.recv_into(t, &mut out), Ok(EngineEvent::Eof));
-        assert_eq!(
-            p.recv_into(t, &mut out),
-            Err(RecvTimeoutError::Disconnected)
-        );
+        assert_eq!(p.recv_into(t, &mut out), Err(RecvError::Disconnected));
     }
 
     #[test]
@@ -513,14 +505,13 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_timeouts_and_switch_to_channel() {
-        // A line longer than the read buffer, a pause (timeout), then lines
-        // read through the channel after `events()` took over.
+    fn long_lines_are_kept_up_to_the_limit_and_skipped_past_it() {
         let cmd = EngineCommand::new("sh").with_args([
             "-c",
-            "head -c 200000 /dev/zero | tr '\\0' x; echo; echo one; sleep 0.5; echo two; echo three",
+            "head -c 200000 /dev/zero | tr '\\0' x; echo; \
+             head -c 3000000 /dev/zero | tr '\\0' y; echo; echo one",
         ]);
-        let p = EngineProcess::spawn(&cmd).unwrap();
+        let mut p = EngineProcess::spawn(&cmd).unwrap();
         let t = Duration::from_secs(10);
         match p.recv_timeout(t) {
             Ok(EngineEvent::Line(l)) => {
@@ -529,16 +520,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"one".to_vec())));
         assert_eq!(
-            p.recv_timeout(Duration::from_millis(50)),
-            Err(RecvTimeoutError::Timeout)
+            p.recv_timeout(t),
+            Ok(EngineEvent::LineTooLong { limit: MAX_LINE })
         );
-        let rx = p.events().clone();
-        assert_eq!(rx.recv_timeout(t), Ok(EngineEvent::Line(b"two".to_vec())));
-        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"three".to_vec())));
+        assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Line(b"one".to_vec())));
         assert_eq!(p.recv_timeout(t), Ok(EngineEvent::Eof));
-        assert_eq!(p.recv_timeout(t), Err(RecvTimeoutError::Disconnected));
     }
 
     #[test]
@@ -553,9 +540,14 @@ mod tests {
 
     #[test]
     fn shutdown_escalates_to_sigkill() {
-        let cmd = EngineCommand::new("sh").with_args(["-c", "trap '' TERM; sleep 30 & wait"]);
+        // The shell ignores SIGTERM and says so once that is set up.
+        let cmd =
+            EngineCommand::new("sh").with_args(["-c", "trap '' TERM; echo ready; sleep 30 & wait"]);
         let mut p = EngineProcess::spawn(&cmd).unwrap();
-        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(
+            p.recv_timeout(Duration::from_secs(10)),
+            Ok(EngineEvent::Line(b"ready".to_vec()))
+        );
         let report = p.shutdown(Duration::from_millis(200));
         assert_eq!(report.step, StopStep::Killed);
     }

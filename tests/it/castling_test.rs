@@ -1,10 +1,9 @@
-//! `uci960 castling-test` against real engines and against buggy fakes
-//! (tests/fakes/*.py, thin python-chess wrappers around Stockfish that add
-//! one castling bug each). Perft depth is kept low so the suite stays quick.
+//! `uci960 castling-test` against real engines and against the mock engine
+//! (examples/mock_engine.rs) with one castling bug each. Perft depth is kept low so the suite stays quick.
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -205,28 +204,18 @@ fn toga_fails_declares_chess960_and_the_rest_does_not_apply() {
     assert!(text(&out).contains("does not declare UCI_Chess960"));
 }
 
-fn fake(name: &str) -> Option<(PathBuf, PathBuf)> {
-    common::require_engine("stockfish")?;
-    let python = common::require_python_chess()?;
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fakes")
-        .join(name);
-    Some((python, script))
-}
-
-/// Runs a fake and returns the checks that failed.
-fn caught_by(name: &str, extra: &[&str]) -> Option<(Vec<String>, Value, String)> {
-    let (python, script) = fake(name)?;
-    let (out, report) = run(&[python.to_str().unwrap(), script.to_str().unwrap()], extra);
-    assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out));
-    Some((failing(&report), report, text(&out)))
+/// Runs the mock engine with one castling bug and returns the checks that
+/// failed.
+fn caught_by(flag: &str, extra: &[&str]) -> (Vec<String>, Value, String) {
+    let mock = common::mock_engine();
+    let (out, report) = run(&[mock.to_str().unwrap(), flag], extra);
+    assert_eq!(out.status.code(), Some(1), "{flag}: {}", text(&out));
+    (failing(&report), report, text(&out))
 }
 
 #[test]
 fn fake_with_king_two_squares_notation_is_a_notation_failure() {
-    let Some((failed, report, out)) = caught_by("king_squares.py", &["--depth", "2"]) else {
-        return;
-    };
+    let (failed, report, out) = caught_by("--king-two-squares", &["--depth", "2"]);
     assert_eq!(failed, ["castle-notation"], "{out}");
     let f = &report["checks"]["castle-notation"]["first_failures"][0];
     assert!(f["got"].as_str().unwrap().contains("standard-UCI"), "{f}");
@@ -243,9 +232,7 @@ fn fake_with_king_two_squares_notation_is_a_notation_failure() {
 
 #[test]
 fn fake_that_keeps_lost_rights_is_caught_by_rights_tracking() {
-    let Some((failed, report, out)) = caught_by("keeps_rights.py", &["--depth", "2"]) else {
-        return;
-    };
+    let (failed, report, out) = caught_by("--keeps-rights", &["--depth", "2"]);
     assert_eq!(failed, ["rights-tracking"], "{out}");
     let got = report["checks"]["rights-tracking"]["first_failures"][0]["got"]
         .as_str()
@@ -259,9 +246,7 @@ fn fake_that_keeps_lost_rights_is_caught_by_rights_tracking() {
 
 #[test]
 fn fake_that_drops_moves_at_a_castle_is_caught_by_moves_list_castle() {
-    let Some((failed, report, out)) = caught_by("drops_moves.py", &["--depth", "2"]) else {
-        return;
-    };
+    let (failed, report, out) = caught_by("--drops-castles", &["--depth", "2"]);
     assert_eq!(failed, ["moves-list-castle"], "{out}");
     let got = report["checks"]["moves-list-castle"]["first_failures"][0]["got"]
         .as_str()
@@ -272,9 +257,7 @@ fn fake_that_drops_moves_at_a_castle_is_caught_by_moves_list_castle() {
 
 #[test]
 fn fake_perft_missing_b_file_castles_is_caught_by_perft() {
-    let Some((failed, report, out)) = caught_by("bfile_perft.py", &["--depth", "2"]) else {
-        return;
-    };
+    let (failed, report, out) = caught_by("--bfile-perft", &["--depth", "2"]);
     assert_eq!(failed, ["perft-midgame"], "{out}");
     let f = &report["checks"]["perft-midgame"]["first_failures"][0];
     assert!(f["got"].as_str().unwrap().contains('-'), "{f}");
@@ -297,11 +280,8 @@ fn builtin_engine_passes_every_check() {
 /// says why, skips the rest, and exits 1 without hanging.
 #[test]
 fn crashing_engine_is_reported_not_hung() {
-    let Some(python) = common::require_python_chess() else {
-        return;
-    };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes/crash_on_go.py");
-    let (out, report) = run(&[python.to_str().unwrap(), script.to_str().unwrap()], &[]);
+    let mock = common::mock_engine();
+    let (out, report) = run(&[mock.to_str().unwrap(), "--crash-exit=3"], &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert_eq!(result(&report, "declares-chess960"), "pass");
     assert_eq!(result(&report, "perft-start"), "skip");
@@ -315,7 +295,7 @@ fn crashing_engine_is_reported_not_hung() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_exit_2_and_a_missing_engine_3() {
     let out = Command::new(common::uci960())
         .args(["castling-test", "--only", "perft", "/usr/games/stockfish"])
         .output()
@@ -326,6 +306,7 @@ fn usage_errors_exit_2() {
         .args(["castling-test", "/nonexistent/engine"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // An engine that cannot start is a runtime failure (DESIGN: exit 3).
+    assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start engine"));
 }

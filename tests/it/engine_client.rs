@@ -45,8 +45,7 @@ fn stockfish_searches_a_chess960_position() {
 
 #[test]
 fn engine_that_dies_is_reported() {
-    let cmd =
-        EngineCommand::new("sh").with_args(["-c", "read x; echo 'id name Dies'; kill -SEGV $$"]);
+    let cmd = EngineCommand::new(common::mock_engine()).with_args(["--crash-on-uci"]);
     let err = UciEngine::start(&cmd, T).err().unwrap();
     assert!(matches!(err, EngineError::Exited { .. }), "{err}");
     assert!(err.to_string().contains("SIGSEGV"), "{err}");
@@ -54,7 +53,7 @@ fn engine_that_dies_is_reported() {
 
 #[test]
 fn silent_engine_times_out() {
-    let cmd = EngineCommand::new("sh").with_args(["-c", "exec sleep 30"]);
+    let cmd = EngineCommand::new(common::mock_engine()).with_args(["--silent"]);
     let err = UciEngine::start(&cmd, Duration::from_millis(300))
         .err()
         .unwrap();

@@ -6,7 +6,7 @@
 
 use crate::engine_support;
 
-use engine_support::{Engine, Game, checked_move, random_start};
+use engine_support::{Engine, GameExt, checked_move, new_game, random_start};
 use rand_core::SeedableRng;
 use shakmaty::{CastlingMode, Move, Position};
 
@@ -20,12 +20,12 @@ fn self_play_200_games_legal_moves_and_castles_on_both_wings() {
     engine.set_chess960(true);
     let (mut short, mut long, mut plies, mut finished) = (0, 0, 0, 0);
     for _ in 0..GAMES {
-        let mut game = Game::new(random_start(&mut rng));
+        let mut game = new_game(random_start(&mut rng));
         engine.send("ucinewgame");
-        while game.moves.len() < MAX_PLIES && game.over().is_none() {
+        while game.moves().len() < MAX_PLIES && game.over().is_none() {
             engine.send(&game.position_command());
             let (best, _) = engine.go("go depth 2");
-            let m = checked_move(&game.pos, &best, CastlingMode::Chess960);
+            let m = checked_move(game.position(), &best, CastlingMode::Chess960);
             if let Move::Castle { king, rook } = m {
                 if king < rook {
                     short += 1;
@@ -38,7 +38,7 @@ fn self_play_200_games_legal_moves_and_castles_on_both_wings() {
         }
         if game.over().is_some() {
             finished += 1;
-            if game.pos.legal_moves().is_empty() {
+            if game.position().legal_moves().is_empty() {
                 engine.send(&game.position_command());
                 assert_eq!(engine.go("go depth 2").0, "0000");
             }

@@ -12,7 +12,7 @@
 
 use crate::engine_support;
 
-use engine_support::{Engine, Game, Result, checked_move, random_start};
+use engine_support::{Engine, GameExt, Result, checked_move, new_game, random_start};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{CastlingMode, Color, Position};
@@ -35,29 +35,29 @@ fn play(
     white: &Player,
     black: &Player,
 ) -> (Result, bool) {
-    let mut game = Game::new(start);
+    let mut game = new_game(start);
     engine.send("ucinewgame");
     loop {
         if let Some(result) = game.over() {
             return (result, false);
         }
-        if game.moves.len() >= MAX_PLIES {
+        if game.moves().len() >= MAX_PLIES {
             return (game.adjudicate(ADJUDICATION_MARGIN), true);
         }
-        let player = if game.pos.turn() == Color::White {
+        let player = if game.position().turn() == Color::White {
             white
         } else {
             black
         };
         let m = match player {
             Player::Random => {
-                let moves = game.pos.legal_moves();
+                let moves = game.position().legal_moves();
                 moves[uniform_below(rng, moves.len() as u32) as usize]
             }
             Player::Engine { depth } => {
                 engine.send(&game.position_command());
                 let (best, _) = engine.go(&format!("go depth {depth}"));
-                checked_move(&game.pos, &best, CastlingMode::Chess960)
+                checked_move(game.position(), &best, CastlingMode::Chess960)
             }
         };
         game.play(m);

@@ -9,6 +9,8 @@ mod engine_perft;
 mod engine_protocol;
 mod engine_selfplay;
 mod engine_strength;
+mod hostile_input;
+mod io_robustness;
 mod match_adjudication;
 mod match_runner;
 mod positions;

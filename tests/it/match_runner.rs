@@ -1,33 +1,13 @@
 //! `uci960 match` end to end: real engines (Stockfish vs Ethereal), the PGN
-//! read back by python-chess, fake engines for each fault, and
+//! read back by python-chess, the mock engine for each fault, and
 //! interrupt-and-resume.
 
 use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-fn fake() -> String {
-    format!(
-        "{}/tests/fakes/match_fake_engine.py",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-fn fake_engine(mode: &str, when: u32, name: &str) -> Vec<String> {
-    [
-        "--engine".to_string(),
-        "cmd=python3".into(),
-        format!("arg={}", fake()),
-        format!("arg={mode}"),
-        format!("arg={when}"),
-        format!("name={name}"),
-    ]
-    .into()
-}
 
 fn tmpdir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("uci960-match-{name}-{}", std::process::id()));
@@ -49,11 +29,11 @@ fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// python-chess's view of a PGN (tests/fakes/check_pgn.py).
+/// python-chess's view of a PGN (tests/python/check_pgn.py).
 fn check_pgn(python: &Path, pgn: &Path) -> Value {
     let out = Command::new(python)
         .arg(format!(
-            "{}/tests/fakes/check_pgn.py",
+            "{}/tests/python/check_pgn.py",
             env!("CARGO_MANIFEST_DIR")
         ))
         .arg(pgn)
@@ -155,15 +135,13 @@ fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
     assert_eq!(summary["terminations"], report["terminations"]);
 }
 
-/// Plays 2 games of `first` against the normal fake; returns the JSON
+/// Plays 2 games of `first` against the plain mock engine; returns the JSON
 /// summary and the PGN text.
-fn fault_match(name: &str, first: Vec<String>, extra: &[&str]) -> Option<(Value, String)> {
-    let py = common::require_python_chess()?;
-    let _ = py;
+fn fault_match(name: &str, first: Vec<String>, extra: &[&str]) -> (Value, String) {
     let dir = tmpdir(name);
     let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
     let mut args = first;
-    args.extend(fake_engine("normal", 0, "normal"));
+    args.extend(common::mock_engine_spec("normal", &[]));
     args.extend(strs(&["--games", "2"]));
     if !extra.contains(&"--maxmoves") {
         args.extend(strs(&["--maxmoves", "30"]));
@@ -185,7 +163,7 @@ fn fault_match(name: &str, first: Vec<String>, extra: &[&str]) -> Option<(Value,
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    Some((json(&js), std::fs::read_to_string(&pgn).unwrap()))
+    (json(&js), std::fs::read_to_string(&pgn).unwrap())
 }
 
 fn assert_both_lost(summary: &Value, pgn: &str, termination: &str, counter: &str) {
@@ -203,18 +181,22 @@ fn assert_both_lost(summary: &Value, pgn: &str, termination: &str, counter: &str
 
 #[test]
 fn illegal_move_loses_and_is_reported() {
-    let Some((s, pgn)) = fault_match("illegal", fake_engine("illegal", 1, "bad"), &[]) else {
-        return;
-    };
+    let (s, pgn) = fault_match(
+        "illegal",
+        common::mock_engine_spec("bad", &["--illegal-move=1"]),
+        &[],
+    );
     assert_both_lost(&s, &pgn, "illegal move", "illegal_moves");
-    assert!(pgn.contains("makes an illegal move: a1a1"), "{pgn}");
+    assert!(pgn.contains("makes an illegal move: e2e5"), "{pgn}");
 }
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted_for_the_next_game() {
-    let Some((s, pgn)) = fault_match("crash", fake_engine("crash", 2, "bad"), &[]) else {
-        return;
-    };
+    let (s, pgn) = fault_match(
+        "crash",
+        common::mock_engine_spec("bad", &["--crash-on-go=2", "--crash-exit=3"]),
+        &[],
+    );
     // The second game needs a fresh process: it crashes again on its 2nd move,
     // which shows it was restarted (a dead process could not reach move 2).
     assert_both_lost(&s, &pgn, "engine crash", "crashes");
@@ -224,29 +206,26 @@ fn crash_loses_and_the_engine_is_restarted_for_the_next_game() {
 
 #[test]
 fn stall_loses_after_the_timeout() {
-    let started = Instant::now();
-    let Some((s, pgn)) = fault_match("stall", fake_engine("stall", 1, "bad"), &["--timeout", "1"])
-    else {
-        return;
-    };
+    let (s, pgn) = fault_match(
+        "stall",
+        common::mock_engine_spec("bad", &["--stall-on-go=1"]),
+        &["--timeout", "1"],
+    );
     assert_both_lost(&s, &pgn, "stalled connection", "stalls");
-    assert!(started.elapsed() < Duration::from_secs(60));
 }
 
 #[test]
 fn time_forfeit_under_a_fixed_move_time() {
-    let Some((s, pgn)) = fault_match(
+    let (s, pgn) = fault_match(
         "slow",
-        fake_engine("slow", 2, "bad"),
+        common::mock_engine_spec("bad", &["--slow-on-go=2"]),
         &["--st", "0.3", "--margin", "100"],
-    ) else {
-        return;
-    };
+    );
     assert_both_lost(&s, &pgn, "time forfeit", "time_forfeits");
     assert!(pgn.contains("loses on time"), "{pgn}");
 }
 
-fn castling_match(policy: &str) -> Option<(Value, String)> {
+fn castling_match(policy: &str) -> (Value, String) {
     let dir = tmpdir(&format!("book-{policy}"));
     let book = dir.join("castle.epd");
     // King e1, rooks a1/h1, nothing between: castling is legal at once, and
@@ -258,7 +237,7 @@ fn castling_match(policy: &str) -> Option<(Value, String)> {
     .unwrap();
     fault_match(
         &format!("castle-{policy}"),
-        fake_engine("kingtwo", 0, "kingtwo"),
+        common::mock_engine_spec("kingtwo", &["--king-two-squares"]),
         &[
             "--start",
             &format!("book:{}", book.display()),
@@ -272,9 +251,7 @@ fn castling_match(policy: &str) -> Option<(Value, String)> {
 
 #[test]
 fn king_two_squares_castling_is_illegal_when_strict() {
-    let Some((s, pgn)) = castling_match("strict") else {
-        return;
-    };
+    let (s, pgn) = castling_match("strict");
     assert_both_lost(&s, &pgn, "illegal move", "illegal_moves");
     assert_eq!(s["engines"][0]["notation_errors"], 2);
     assert!(
@@ -285,9 +262,7 @@ fn king_two_squares_castling_is_illegal_when_strict() {
 
 #[test]
 fn king_two_squares_castling_is_accepted_but_counted_when_lenient() {
-    let Some((s, pgn)) = castling_match("lenient") else {
-        return;
-    };
+    let (s, pgn) = castling_match("lenient");
     assert_eq!(s["engines"][0]["illegal_moves"], 0, "{s}");
     assert_eq!(s["engines"][0]["notation_errors"], 2, "{s}");
     assert!(pgn.contains(" O-O-O "), "the castle is in the PGN: {pgn}");
@@ -296,11 +271,8 @@ fn king_two_squares_castling_is_accepted_but_counted_when_lenient() {
 
 #[test]
 fn an_engine_without_uci_chess960_is_refused_with_exit_2() {
-    if common::require_python_chess().is_none() {
-        return;
-    }
-    let mut args = fake_engine("nochess960", 0, "old");
-    args.extend(fake_engine("normal", 0, "normal"));
+    let mut args = common::mock_engine_spec("old", &["--no-chess960"]);
+    args.extend(common::mock_engine_spec("normal", &[]));
     let out = run_match(&args);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -359,15 +331,10 @@ fn interrupted_match_resumes_to_the_requested_count() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Interrupt once a few games are in the PGN.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
-        if text.matches("[Round ").count() >= 3 || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // Interrupt once a few games are in the PGN (or at the hang guard).
+    common::wait_for_file(&pgn, common::PATIENCE, |text| {
+        text.matches("[Round ").count() >= 3
+    });
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
@@ -501,13 +468,13 @@ fn without_engines_the_built_in_engine_plays_itself() {
     assert!(text.contains("[TimeControl \"nodes=300\"]"));
 }
 
-/// Starts and `ucinewgame`s logged by the fakes for a 4-game match.
-fn process_log(restart: &str) -> Option<(usize, usize)> {
-    common::require_python_chess()?;
+/// Starts and `ucinewgame`s logged by the mock engines for a 4-game match.
+fn process_log(restart: &str) -> (usize, usize) {
     let dir = tmpdir(&format!("restart-{restart}"));
     let log = dir.join("pids.log");
-    let mut args = fake_engine("normal", 0, "a");
-    args.extend(fake_engine("normal", 0, "b"));
+    let pid_log = format!("--pid-log={}", log.display());
+    let mut args = common::mock_engine_spec("a", &[&pid_log]);
+    args.extend(common::mock_engine_spec("b", &[&pid_log]));
     args.extend(strs(&[
         "--games",
         "4",
@@ -519,7 +486,6 @@ fn process_log(restart: &str) -> Option<(usize, usize)> {
     let out = Command::new(common::uci960())
         .arg("match")
         .args(&args)
-        .env("FAKE_PID_LOG", &log)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -531,19 +497,15 @@ fn process_log(restart: &str) -> Option<(usize, usize)> {
     let text = std::fs::read_to_string(&log).unwrap();
     let starts = text.lines().filter(|l| !l.ends_with(" new")).count();
     let new_games = text.lines().filter(|l| l.ends_with(" new")).count();
-    Some((starts, new_games))
+    (starts, new_games)
 }
 
 #[test]
 fn engines_are_reused_with_ucinewgame_unless_restart_is_on() {
     // Reused: one process per engine for all 4 games, each game announced.
-    let Some((starts, new_games)) = process_log("off") else {
-        return;
-    };
+    let (starts, new_games) = process_log("off");
     assert_eq!((starts, new_games), (2, 8));
     // Restarted: a fresh pair for every game after the first.
-    let Some((starts, new_games)) = process_log("on") else {
-        return;
-    };
+    let (starts, new_games) = process_log("on");
     assert_eq!((starts, new_games), (8, 8));
 }

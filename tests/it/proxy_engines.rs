@@ -142,12 +142,13 @@ fn log_shows_injection_and_shredder_fen() {
 }
 
 #[test]
-fn missing_engine_exits_2_with_a_clear_message() {
+fn missing_engine_exits_3_with_a_clear_message() {
     let out = std::process::Command::new(common::uci960())
         .args(["proxy", "--", "/nonexistent/engine"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // An engine that cannot start is a runtime failure (DESIGN: exit 3).
+    assert_eq!(out.status.code(), Some(3));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("'/nonexistent/engine' not found"), "{err}");
     let file = std::env::temp_dir().join(format!("uci960-noexec-{}", std::process::id()));
@@ -158,7 +159,7 @@ fn missing_engine_exits_2_with_a_clear_message() {
         .output()
         .unwrap();
     let _ = std::fs::remove_file(&file);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not executable"));
 }
 

@@ -5,9 +5,8 @@
 
 use crate::common;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 fn piped(engine: &[&str], script: &str) -> (Option<i32>, String) {
     let mut child = Command::new(common::uci960())
@@ -26,16 +25,18 @@ fn piped(engine: &[&str], script: &str) -> (Option<i32>, String) {
         .write_all(script.as_bytes())
         .expect("write script");
     // The pipe is closed here: EOF right after the last command.
-    let started = Instant::now();
-    let out = child.wait_with_output().expect("proxy output");
-    assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "proxy took too long"
-    );
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("stdout")));
+    let _stderr = drain(Box::new(child.stderr.take().expect("stderr")));
+    let status = common::wait_exit(&mut child, common::PATIENCE).expect("the proxy did not exit");
+    let stdout = stdout.join().expect("stdout reader");
+    (status.code(), String::from_utf8_lossy(&stdout).into_owned())
 }
 
 const SCRIPT: &str = "uci\nsetoption name uci960 Start value die\nucinewgame\nisready\nposition startpos\ngo depth 3\n";

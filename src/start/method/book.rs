@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
+use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
 use crate::notation::fen::parse_position;
 
 /// One usable line of a book.
@@ -20,33 +21,69 @@ pub struct BookEntry {
 /// Why a book cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
-    #[error("cannot read book {path}: {source}")]
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("cannot read book {}: {cause}", path.display())]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
-    #[error("{path}:{line}: '{token}' is not a legal Chess960 position: {reason}")]
+    #[error("{}:{line}: '{token}' is not a legal Chess960 position: {reason}", path.display())]
     BadLine {
         path: PathBuf,
         line: usize,
+        /// The line's FEN part, shortened for the message.
         token: String,
         reason: String,
     },
-    #[error("book {0} holds no positions")]
+    #[error(
+        "{}:{line}: the line is {length} bytes long, more than the {BOOK_LINE_LIMIT} bytes a book line may hold (it starts '{start}')", path.display()
+    )]
+    LongLine {
+        path: PathBuf,
+        line: usize,
+        length: usize,
+        start: String,
+    },
+    #[error("book {} holds no positions", .0.display())]
     Empty(PathBuf),
 }
 
-/// Reads and checks a whole book.
+/// Reads and checks a whole book: a regular file of at most
+/// [`files::BOOK_LIMIT`] bytes, lines of at most [`BOOK_LINE_LIMIT`] bytes
+/// (read past, never held whole), a UTF-8 byte order mark accepted.
 pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
-    let bytes = std::fs::read(path).map_err(|source| BookError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let text = String::from_utf8_lossy(&bytes);
+    let file = files::open(path, "book", files::BOOK_LIMIT)?;
+    let mut lines = BoundedLines::new(
+        std::io::BufReader::with_capacity(1 << 16, file),
+        BOOK_LINE_LIMIT,
+    );
     let mut entries = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = raw.split('#').next().unwrap_or("").trim();
+    loop {
+        let line = lines.number() + 1;
+        let raw = match lines.next_line() {
+            Ok(Some(raw)) => raw,
+            Ok(None) => break,
+            Err(cause) => {
+                return Err(BookError::Read {
+                    path: path.to_path_buf(),
+                    cause,
+                });
+            }
+        };
+        let bytes = match raw {
+            Line::Text(bytes) => bytes,
+            Line::TooLong { start, length } => {
+                return Err(BookError::LongLine {
+                    path: path.to_path_buf(),
+                    line,
+                    length,
+                    start: String::from_utf8_lossy(start).chars().take(40).collect(),
+                });
+            }
+        };
+        let text = String::from_utf8_lossy(bytes);
+        let content = text.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;
         }
@@ -54,11 +91,8 @@ pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
         let position = parse_position(&fen).map_err(|e| BookError::BadLine {
             path: path.to_path_buf(),
             line,
-            token: fen.clone(),
-            reason: match e {
-                crate::notation::fen::FenError::Syntax { reason, .. }
-                | crate::notation::fen::FenError::Illegal { reason, .. } => reason,
-            },
+            token: files::excerpt(&fen, 100),
+            reason: e.reason().to_string(),
         })?;
         entries.push(BookEntry {
             line,

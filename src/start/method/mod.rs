@@ -86,9 +86,9 @@ pub enum MethodError {
         token: String,
         reason: String,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Book(#[from] book::BookError),
-    #[error("{0}")]
+    #[error(transparent)]
     Replay(#[from] ReplayError),
     #[error("{method} cannot replay {what}: {reason}")]
     NoReplay {

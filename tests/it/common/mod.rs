@@ -1,18 +1,69 @@
-//! Helpers shared by the integration tests: the binary under test, real
-//! engines and python-chess. In CI (`CI=true`) a missing engine or
-//! python-chess fails the test; elsewhere the test is skipped with a
-//! visible message.
+//! Helpers shared by the integration tests: the binary under test, the
+//! mock engine, real engines and python-chess, and the one test UCI client
+//! ([`client::Client`]).
+//!
+//! A test that needs a real engine or python-chess FAILS when it is
+//! missing. Set `UCI960_ALLOW_SKIP=1` to skip such tests instead (never in
+//! CI, `CI=true`): each skip prints `SKIPPED: <test>: <what>` and appends
+//! that line to the skip log (`$UCI960_SKIP_LOG`, default
+//! `target/tmp/skips.log`), which `scripts/test.sh` counts in its summary.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Read};
+pub mod client;
+pub mod process;
+
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::mpsc::{Receiver, channel};
-use std::time::Instant;
+
+pub use client::{Client, OnDrop, PATIENCE};
+pub use process::{alive, children_of, gone_within, wait_exit, wait_for_file};
 
 /// The `uci960` binary built for this test run.
 pub fn uci960() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_uci960"))
+}
+
+/// The Rust mock engine (`examples/mock_engine.rs`; its fault flags are
+/// listed there), built next to the binary under test. `cargo test` and
+/// `cargo test --no-run` build it; a run filtered with `--test it` does not
+/// build examples, so then it is built here on first use.
+pub fn mock_engine() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let bin = uci960();
+            let dir = bin.parent().expect("the binary has a directory");
+            let path = dir
+                .join("examples")
+                .join(format!("mock_engine{}", std::env::consts::EXE_SUFFIX));
+            if !path.is_file() {
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+                let status = Command::new(cargo)
+                    .args(["build", "--profile", "test", "--example", "mock_engine"])
+                    .current_dir(env!("CARGO_MANIFEST_DIR"))
+                    .status();
+                assert!(
+                    path.is_file(),
+                    "{} is missing and `cargo build --profile test --example mock_engine` \
+                     did not build it ({status:?})",
+                    path.display()
+                );
+            }
+            path
+        })
+        .clone()
+}
+
+/// `--engine` arguments of `uci960 match` for the mock engine with `flags`.
+pub fn mock_engine_spec(name: &str, flags: &[&str]) -> Vec<String> {
+    let mut spec = vec![
+        "--engine".to_string(),
+        format!("cmd={}", mock_engine().display()),
+    ];
+    spec.extend(flags.iter().map(|f| format!("arg={f}")));
+    spec.push(format!("name={name}"));
+    spec
 }
 
 /// Whether the tests run in CI, where nothing may be skipped.
@@ -22,8 +73,15 @@ pub fn in_ci() -> bool {
         .unwrap_or(false)
 }
 
+/// Whether the user asked for tests with missing dependencies to be
+/// skipped (`UCI960_ALLOW_SKIP=1`) rather than failed.
+pub fn skips_allowed() -> bool {
+    !in_ci() && std::env::var("UCI960_ALLOW_SKIP").is_ok_and(|v| v == "1" || v == "true")
+}
+
 /// Finds an engine on PATH or in /usr/games (Debian puts engines there).
-/// `None` means: skip (only outside CI; in CI this panics).
+/// Missing: the test fails, or with `UCI960_ALLOW_SKIP=1` gets `None`
+/// (a counted skip).
 pub fn require_engine(name: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect())
@@ -38,51 +96,51 @@ pub fn require_engine(name: &str) -> Option<PathBuf> {
     missing(&format!("engine '{name}' (apt-get install {name})"))
 }
 
-/// Finds a python3 that can `import chess`.
+/// Finds a python3 that can `import chess`. Missing: as [`require_engine`].
 pub fn require_python_chess() -> Option<PathBuf> {
-    for python in ["python3", "python"] {
-        let ok = Command::new(python)
-            .args(["-c", "import chess, chess.engine"])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false);
-        if ok {
-            return Some(PathBuf::from(python));
-        }
-    }
-    missing("python-chess (pip install chess)")
-}
-
-fn missing<T>(what: &str) -> Option<T> {
-    if in_ci() {
-        panic!("{what} is missing, and CI must not skip tests that need it");
-    }
-    eprintln!("SKIPPED: {what} is not installed; run scripts/test.sh to install it");
-    None
-}
-
-/// Reads a child's output on a thread of its own: each line (lossy UTF-8,
-/// without its `\n` or `\r\n`) with the moment it arrived. The channel
-/// closes at end of file, so a reader with a timeout never hangs.
-pub fn line_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, String)> {
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut source = BufReader::new(source);
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match source.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&buf)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string();
-                    if tx.send((Instant::now(), line)).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
+    static FOUND: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    let found = FOUND.get_or_init(|| {
+        ["python3", "python"].into_iter().find_map(|python| {
+            Command::new(python)
+                .args(["-c", "import chess, chess.engine"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+                .then(|| PathBuf::from(python))
+        })
     });
-    rx
+    match found {
+        Some(p) => Some(p.clone()),
+        None => missing("python-chess (pip install chess)"),
+    }
+}
+
+/// A missing dependency: fail, or skip loudly and log the skip.
+fn missing<T>(what: &str) -> Option<T> {
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("unnamed test")
+        .to_string();
+    if !skips_allowed() {
+        panic!(
+            "{what} is missing. Install it (scripts/install-deps.sh), or set \
+             UCI960_ALLOW_SKIP=1 to skip the tests that need it{}",
+            if in_ci() { " (not in CI)" } else { "" }
+        );
+    }
+    let line = format!("SKIPPED: {test}: {what} is not installed");
+    eprintln!("{line}");
+    let log = std::env::var_os("UCI960_SKIP_LOG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("skips.log"));
+    if let Some(dir) = log.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+    {
+        let _ = writeln!(f, "{line}");
+    }
+    None
 }

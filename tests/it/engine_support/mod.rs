@@ -1,126 +1,42 @@
-//! A UCI client for driving `uci960 engine` as a child process in tests,
-//! plus the arbitration helpers the game tests share (all chess truth from
-//! shakmaty). Every read has a timeout, so no test can hang.
+//! `uci960 engine` as a child process in tests (on the shared test client),
+//! plus what the game tests share: games under the real arbiter
+//! (`uci960::game::arbiter`), move checks by shakmaty.
 #![allow(dead_code)]
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::ops::{Deref, DerefMut};
+use std::process::Command;
 
 use shakmaty::uci::UciMove;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::{CastlingMode, Chess, Move, Position, Role};
+use uci960::game::{CastlingPolicy, Game, GameResult};
 
-use crate::common;
+use crate::common::{self, Client, OnDrop};
 
-/// Long enough for any single answer on a loaded machine.
-pub const PATIENCE: Duration = Duration::from_secs(60);
-
-pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(Instant, String)>,
-}
+/// `uci960 engine` driven by the shared test client ([`common::Client`]);
+/// dropping it sends `quit`.
+pub struct Engine(Client);
 
 impl Engine {
     /// Starts `uci960 engine` and completes the handshake.
     pub fn start() -> Engine {
-        let mut child = Command::new(common::uci960())
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start uci960 engine");
-        let stdin = child.stdin.take().expect("stdin");
-        let lines = common::line_reader(child.stdout.take().expect("stdout"));
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
-        engine.send("uci");
-        engine.until(|l| l == "uciok");
+        let mut cmd = Command::new(common::uci960());
+        cmd.arg("engine");
+        let mut engine = Engine(Client::spawn(cmd, false, OnDrop::Quit));
+        engine.handshake();
         engine
-    }
-
-    pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush to engine");
-    }
-
-    /// Writes raw bytes (for input that isn't UTF-8).
-    pub fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).expect("write to engine");
-        self.stdin.flush().expect("flush to engine");
-    }
-
-    /// The next line with its arrival time, or `None` after `timeout`.
-    pub fn next_line(&self, timeout: Duration) -> Option<(Instant, String)> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(l) => Some(l),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => panic!("engine closed its output"),
-        }
-    }
-
-    /// Reads lines until one satisfies `done`; returns all of them.
-    pub fn until(&mut self, mut done: impl FnMut(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some((_, line)) = self.next_line(left) else {
-                panic!("engine did not answer in {PATIENCE:?}; lines so far: {seen:?}");
-            };
-            let finished = done(&line);
-            seen.push(line);
-            if finished {
-                return seen;
-            }
-        }
-    }
-
-    /// `isready` round trip: everything before `readyok`.
-    pub fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(|l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Sends `go ...` and returns the `bestmove` token and all lines.
-    pub fn go(&mut self, go: &str) -> (String, Vec<String>) {
-        self.send(go);
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        let best = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .expect("bestmove token")
-            .to_string();
-        (best, lines)
-    }
-
-    pub fn set_chess960(&mut self, on: bool) {
-        self.send(&format!("setoption name UCI_Chess960 value {on}"));
     }
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl Deref for Engine {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.0
+    }
+}
+
+impl DerefMut for Engine {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.0
     }
 }
 
@@ -146,80 +62,43 @@ pub fn fen(pos: &Chess) -> String {
     uci960::notation::fen::position_fen(pos, uci960::notation::fen::FenFlavour::Shredder)
 }
 
-/// How a game ended, from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Result {
-    WhiteWins,
-    BlackWins,
-    Draw,
+/// How a game ended: the arbiter's result type.
+pub type Result = GameResult;
+
+/// A game under the real arbiter (`uci960::game::arbiter`), strict KxR
+/// castling.
+pub fn new_game(start: Chess) -> Game {
+    Game::new(start, CastlingPolicy::Strict)
 }
 
-/// A game under arbitration: positions, moves in UCI, repetition counts.
-pub struct Game {
-    pub start: Chess,
-    pub pos: Chess,
-    pub moves: Vec<String>,
-    hashes: Vec<u64>,
-}
-
-fn hash(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-}
-
-impl Game {
-    pub fn new(start: Chess) -> Game {
-        Game {
-            hashes: vec![hash(&start)],
-            pos: start.clone(),
-            start,
-            moves: Vec::new(),
-        }
-    }
-
+/// What the game tests need beyond the arbiter.
+pub trait GameExt {
     /// The `position` command for the game so far (Shredder-FEN, KxR moves).
-    pub fn position_command(&self) -> String {
-        let mut cmd = format!("position fen {}", fen(&self.start));
-        if !self.moves.is_empty() {
-            cmd.push_str(" moves ");
-            cmd.push_str(&self.moves.join(" "));
+    fn position_command(&self) -> String;
+    /// The result if the rules end the game (the arbiter's verdict).
+    fn over(&self) -> Option<Result>;
+    /// Adjudication of an unfinished game: the side ahead by at least
+    /// `margin` centipawns of plain material (P1 N3 B3 R5 Q9) wins.
+    fn adjudicate(&self, margin: i32) -> Result;
+}
+
+impl GameExt for Game {
+    fn position_command(&self) -> String {
+        let mut cmd = format!("position fen {}", fen(self.start()));
+        for (i, m) in self.uci_moves().enumerate() {
+            cmd.push_str(if i == 0 { " moves " } else { " " });
+            cmd.push_str(&m.to_string());
         }
         cmd
     }
 
-    pub fn play(&mut self, m: Move) {
-        self.moves
-            .push(UciMove::from_move(m, CastlingMode::Chess960).to_string());
-        self.pos.play_unchecked(m);
-        self.hashes.push(hash(&self.pos));
+    fn over(&self) -> Option<Result> {
+        self.rules_outcome().map(|o| o.result)
     }
 
-    /// The result if the game is over by the rules (mate, stalemate,
-    /// insufficient material, fifty moves, threefold repetition).
-    pub fn over(&self) -> Option<Result> {
-        if self.pos.is_checkmate() {
-            return Some(if self.pos.turn().is_white() {
-                Result::BlackWins
-            } else {
-                Result::WhiteWins
-            });
-        }
-        let now = hash(&self.pos);
-        let repeats = self.hashes.iter().filter(|&&h| h == now).count();
-        if self.pos.is_stalemate()
-            || self.pos.is_insufficient_material()
-            || self.pos.halfmoves() >= 100
-            || repeats >= 3
-        {
-            return Some(Result::Draw);
-        }
-        None
-    }
-
-    /// Adjudication of an unfinished game: the side ahead by at least
-    /// `margin` centipawns of plain material (P1 N3 B3 R5 Q9) wins.
-    pub fn adjudicate(&self, margin: i32) -> Result {
+    fn adjudicate(&self, margin: i32) -> Result {
         let mut balance = 0;
-        for (_, piece) in self.pos.board().iter() {
+        for (_, piece) in self.position().board().iter() {
             let v = match piece.role {
                 Role::Pawn => 100,
                 Role::Knight | Role::Bishop => 300,
@@ -230,11 +109,11 @@ impl Game {
             balance += if piece.color.is_white() { v } else { -v };
         }
         if balance >= margin {
-            Result::WhiteWins
+            GameResult::WhiteWins
         } else if balance <= -margin {
-            Result::BlackWins
+            GameResult::BlackWins
         } else {
-            Result::Draw
+            GameResult::Draw
         }
     }
 }

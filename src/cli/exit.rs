@@ -1,0 +1,113 @@
+//! How a command's error ends the process: the message (printed once) and
+//! the exit status, the same for every command.
+//!
+//! | status | meaning |
+//! |---|---|
+//! | 0 | done |
+//! | 1 | a check or a result failed (returned by the command itself) |
+//! | 2 | usage or input error: a bad flag, file, line or value |
+//! | 3 | runtime failure: an engine could not start or broke off, stdout or an output file could not be written (disk full) |
+//! | 128+N | ended by signal N (returned by the command itself); 141 when stdout's reader went away |
+//!
+//! An error is classified by the first typed error in its chain, outermost
+//! first: an input error of a user file is 2 even though an I/O error sits
+//! under it, an engine or output failure is 3, a bare I/O error (writing a
+//! PGN or JSON file) is 3, anything else (parse and validation errors) is 2.
+
+use std::process::ExitCode;
+
+use super::output::OutputError;
+use crate::conformance::driver::DriverError;
+use crate::uci_client::{EngineError, SpawnError};
+
+/// Usage or input error.
+pub const USAGE: u8 = 2;
+/// Runtime failure.
+pub const RUNTIME: u8 = 3;
+/// 128 + SIGPIPE: stdout's reader went away.
+pub const STDOUT_CLOSED: u8 = 141;
+
+/// The exit status for an error.
+pub fn code_of(err: &anyhow::Error) -> u8 {
+    for cause in err.chain() {
+        if let Some(out) = cause.downcast_ref::<OutputError>() {
+            return match out {
+                OutputError::Closed => STDOUT_CLOSED,
+                OutputError::Failed(_) => RUNTIME,
+            };
+        }
+        if cause.is::<crate::files::FileError>() {
+            return USAGE;
+        }
+        if cause.is::<EngineError>()
+            || cause.is::<SpawnError>()
+            || cause.is::<DriverError>()
+            || cause.is::<std::io::Error>()
+        {
+            return RUNTIME;
+        }
+    }
+    USAGE
+}
+
+/// The error as one line: each cause once, joined by `: `. A cause whose
+/// text its parent already shows (an error that prints its source inline)
+/// is not repeated.
+pub fn message(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if part.is_empty() || text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
+/// Prints the error (unless stdout's reader went away: nothing to say)
+/// and gives the exit status.
+pub fn report(err: &anyhow::Error) -> ExitCode {
+    let code = code_of(err);
+    if code != STDOUT_CLOSED {
+        use std::io::Write;
+        // stderr itself may be gone: nothing more to do then.
+        let _ = writeln!(std::io::stderr(), "uci960: {}", message(err));
+    }
+    ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("outer says: {0}")]
+    struct Inline(#[source] std::fmt::Error);
+
+    #[test]
+    fn a_cause_shown_inline_is_not_repeated() {
+        let err = anyhow::Error::new(Inline(std::fmt::Error)).context("reading book");
+        assert_eq!(
+            message(&err),
+            "reading book: outer says: an error occurred when formatting an argument"
+        );
+    }
+
+    #[test]
+    fn classes() {
+        let closed = anyhow::Error::new(OutputError::Closed).context("show");
+        assert_eq!(code_of(&closed), STDOUT_CLOSED);
+        let full = anyhow::Error::new(OutputError::from(std::io::Error::from(
+            std::io::ErrorKind::StorageFull,
+        )));
+        assert_eq!(code_of(&full), RUNTIME);
+        let io: anyhow::Result<()> = Err(std::io::Error::other("disk")).context("writing x.pgn");
+        assert_eq!(code_of(&io.unwrap_err()), RUNTIME);
+        assert_eq!(code_of(&anyhow::anyhow!("--games: not a number")), USAGE);
+    }
+}

@@ -1,0 +1,89 @@
+//! The only place that knows the operating system: engine processes, the
+//! pipes to them and to the GUI, and signals. Everything above this module
+//! is the same on every system.
+//!
+//! | piece | POSIX | Windows |
+//! |---|---|---|
+//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
+//! | [`PipeReader`] | `poll` with a timeout, then one large `read` on the caller's thread | a reader thread handing chunks over one at a time |
+//! | [`Relay`] | the proxy's single-thread `poll` loop over the GUI, the engine and signals, all writes non-blocking | one reader and one writer thread per stream, waking the loop through a channel |
+//! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
+//! | [`describe_status`] | "killed by signal 11 (SIGSEGV)" | "exited with code 0xC0000005 (access violation)" |
+//!
+//! Callers see one small interface: readiness and non-blocking writes for
+//! the proxy ([`Relay`]), a timed read for the engine client
+//! ([`PipeReader`]), kill/terminate of a whole engine ([`ProcessGroup`]).
+//! The line splitting, queues and protocol stay sans-IO above it.
+
+pub mod interrupt;
+pub mod status;
+
+#[cfg(unix)]
+mod posix;
+#[cfg(unix)]
+use posix as imp;
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as imp;
+
+pub use imp::{PipeReader, ProcessGroup, Relay, prepare};
+pub use status::describe_status;
+
+use std::io;
+
+/// One side of the proxy: the GUI (our stdin and stdout) or the engine
+/// (its stdout and stdin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Gui = 0,
+    Engine = 1,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Gui, Side::Engine];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What the proxy loop wants to wait for, by [`Side::index`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Want {
+    pub read: [bool; 2],
+    pub write: [bool; 2],
+}
+
+/// What is ready after [`Relay::wait`], by [`Side::index`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ready {
+    pub read: [bool; 2],
+    pub write: [bool; 2],
+    /// A termination signal (or console event) arrived: its POSIX number.
+    pub signal: Option<i32>,
+}
+
+impl Ready {
+    /// Nothing became ready before the timeout.
+    pub fn is_timeout(&self) -> bool {
+        *self == Ready::default()
+    }
+}
+
+/// The outcome of one read.
+#[derive(Debug)]
+pub enum ReadOutcome {
+    /// Bytes were added to the line buffer.
+    Data,
+    /// End of the stream.
+    Eof,
+    /// Nothing to read now (try again after the next wait).
+    WouldBlock,
+    /// Reading failed; treat the stream as ended.
+    Error(io::Error),
+    /// [`PipeReader::read`] only: the deadline passed.
+    Timeout,
+    /// [`PipeReader::read`] only: a termination signal arrived.
+    Interrupted,
+}

@@ -1,0 +1,349 @@
+//! The I/O layer against hostile peers and signals: bursts that used to
+//! deadlock both pipes, lines of 100 MB, SIGTERM while everything is
+//! blocked, engines that crash, in the proxy, the match runner and the
+//! castling suite. Real engines (Stockfish) and real signals.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common;
+use crate::proxy_util::{self, Proxy, alive, children_of, gone_within};
+
+/// Hang guard: far beyond what any of these needs, far below the engine
+/// timeouts a blocked command would otherwise wait for.
+const GUARD: Duration = Duration::from_secs(20);
+
+fn signal(pid: u32, sig: i32) {
+    // SAFETY: kill(2) on a child of this test.
+    unsafe {
+        libc::kill(pid as i32, sig);
+    }
+}
+
+/// The one engine child of `pid`, once it exists.
+fn engine_of(pid: u32) -> u32 {
+    let deadline = Instant::now() + GUARD;
+    loop {
+        if let [kid] = children_of(pid)[..] {
+            return kid;
+        }
+        assert!(Instant::now() < deadline, "no engine child of {pid}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Peak resident memory of a live process, in KiB (VmHWM).
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// CPU seconds a process has used (utime + stime).
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let Some((_, after)) = stat.rsplit_once(')') else {
+        return 0.0;
+    };
+    let f: Vec<u64> = after
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    f.iter().sum::<u64>() as f64 / 100.0
+}
+
+fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
+    proxy_util::wait_exit(child, GUARD).expect("did not exit within the hang guard")
+}
+
+/// 100k `go` lines in one write, to a Stockfish behind the proxy: Stockfish
+/// stops reading its input while its output is not read, so a proxy that
+/// blocks writing to it while not reading from it deadlocks both. Every
+/// `go` gets its `bestmove`, and the `isready` after them `readyok`.
+#[test]
+fn a_burst_of_100k_go_lines_through_the_proxy_finishes() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    const N: usize = 100_000;
+    let mut p = Proxy::start(&["--", sf.to_str().unwrap()]);
+    p.handshake();
+    let mut burst = "go depth 1\n".repeat(N);
+    burst.push_str("isready\n");
+    let mut stdin = p.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(burst.as_bytes()).unwrap();
+        stdin
+    });
+    // Stockfish answers `isready` without waiting for the running search,
+    // so `readyok` may come just before the last `bestmove`.
+    let (mut bestmoves, mut ready) = (0, false);
+    while bestmoves < N || !ready {
+        // A deadlock shows as no line at all for a minute.
+        let Some((_, line)) = p.next_line(common::PATIENCE) else {
+            panic!("stuck after {bestmoves} bestmoves");
+        };
+        if line.starts_with("bestmove") {
+            bestmoves += 1;
+        } else if line == "readyok" {
+            ready = true;
+        }
+    }
+    assert_eq!(bestmoves, N);
+    p.stdin = Some(writer.join().unwrap());
+    p.send("quit");
+    let (status, _, _) = p.finish();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// A GUI that writes a burst and reads nothing: the proxy's queue to the
+/// GUI fills, it stops reading the engine, the engine stops reading, the
+/// queue to the engine fills and the proxy stops reading the GUI. SIGTERM
+/// still ends it (128 + 15) and takes the engine along.
+#[test]
+fn sigterm_ends_a_proxy_whose_gui_and_engine_both_stopped_reading() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let mut child = Command::new(common::uci960())
+        .args(["proxy", "--", sf.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let engine = engine_of(child.id());
+    let mut stdin = child.stdin.take().unwrap();
+    let stderr = common::client::line_reader(child.stderr.take().unwrap());
+    // The GUI never reads stdout; the write blocks once every pipe is full.
+    std::thread::spawn(move || {
+        let burst = "uci\n".to_string() + &"go depth 1\n".repeat(400_000);
+        let _ = stdin.write_all(burst.as_bytes());
+    });
+    // The proxy says when it pauses a side: once it said it for both,
+    // everything is blocked.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut said = Vec::new();
+    let mut paused = [false, false];
+    while paused != [true, true] {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (_, line) = stderr
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("{e:?}; stderr: {said:?}"));
+        paused[0] |= line.contains("the GUI is not reading");
+        paused[1] |= line.contains("the engine is not reading");
+        said.push(line);
+    }
+    signal(child.id(), libc::SIGTERM);
+    let status = wait_exit(&mut child);
+    assert_eq!(status.code(), Some(128 + 15));
+    assert!(gone_within(engine, GUARD), "the engine outlived the proxy");
+}
+
+/// A 100 MB line from the GUI: reported once and skipped, without
+/// buffering it (peak memory far below its size), and the proxy answers the
+/// next line.
+#[test]
+fn a_100_mb_gui_line_is_skipped_with_bounded_memory() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let mut p = Proxy::start(&["--", sf.to_str().unwrap()]);
+    p.handshake();
+    let mut stdin = p.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(b"position startpos moves ").unwrap();
+        let chunk = "e2e4 e7e5 ".repeat(100_000); // 1 MB
+        for _ in 0..100 {
+            stdin.write_all(chunk.as_bytes()).unwrap();
+        }
+        stdin.write_all(b"\nisready\n").unwrap();
+        stdin
+    });
+    p.wait_line("readyok");
+    p.stdin = Some(writer.join().unwrap());
+    let rss = peak_rss_kib(p.pid());
+    assert!(rss > 0, "no /proc data");
+    assert!(rss < 64 * 1024, "peak RSS {rss} KiB for a 100 MB line");
+    p.send("quit");
+    let (status, _, err) = p.finish();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        err.matches("GUI line longer than 1048576 bytes skipped")
+            .count(),
+        1,
+        "{err}"
+    );
+}
+
+/// An engine that dies by a signal is reported by the signal's name, to
+/// the GUI and on stderr, and the proxy exits 1.
+#[test]
+fn an_engine_killed_by_a_signal_is_reported_by_name() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let mut p = Proxy::start(&["--", sf.to_str().unwrap()]);
+    p.handshake();
+    let engine = engine_of(p.pid());
+    signal(engine, libc::SIGSEGV);
+    let line = p.wait_line("info string uci960: engine");
+    assert!(line.ends_with("killed by signal 11 (SIGSEGV)"), "{line}");
+    let (status, _, err) = p.finish();
+    assert_eq!(status.code(), Some(1));
+    assert!(err.contains("killed by signal 11 (SIGSEGV)"), "{err}");
+}
+
+/// A match whose engines think 60 s per move ends at SIGTERM, not after the
+/// move: 128 + 15, no engine left.
+#[test]
+fn sigterm_ends_a_match_waiting_on_a_long_move() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let sf = sf.to_str().unwrap();
+    let mut child = Command::new(common::uci960())
+        .args(["match", "--engine"])
+        .arg(format!("cmd={sf}"))
+        .arg("--engine")
+        .arg(format!("cmd={sf}"))
+        .args(["--games", "2", "--st", "60", "--seed", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until an engine is thinking: it has used a little CPU.
+    let deadline = Instant::now() + GUARD;
+    let thinking = loop {
+        let busy = children_of(child.id())
+            .into_iter()
+            .find(|&k| cpu_seconds(k) > 1.0);
+        if let Some(k) = busy {
+            break k;
+        }
+        assert!(Instant::now() < deadline, "no engine started thinking");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let engines = children_of(child.id());
+    signal(child.id(), libc::SIGTERM);
+    let status = wait_exit(&mut child);
+    assert_eq!(status.code(), Some(128 + 15));
+    let mut err = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    assert!(err.contains("interrupted"), "{err}");
+    for e in engines {
+        assert!(gone_within(e, GUARD), "engine {e} outlived the match");
+    }
+    assert!(!alive(thinking));
+}
+
+/// castling-test in a long perft ends at SIGINT: 128 + 2, no engine left.
+#[test]
+fn sigint_ends_castling_test_in_a_long_perft() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let mut child = Command::new(common::uci960())
+        .args([
+            "castling-test",
+            "--depth",
+            "7",
+            "--only",
+            "perft-start",
+            "--",
+        ])
+        .arg(&sf)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let engine = engine_of(child.id());
+    let deadline = Instant::now() + GUARD;
+    while cpu_seconds(engine) < 0.5 {
+        assert!(Instant::now() < deadline, "the engine never got busy");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(child.id(), libc::SIGINT);
+    let status = wait_exit(&mut child);
+    assert_eq!(status.code(), Some(128 + 2));
+    assert!(
+        gone_within(engine, GUARD),
+        "the engine outlived castling-test"
+    );
+}
+
+/// The grandchild pid a `--fork-child` mock announces.
+fn grandchild_of(line: &str) -> u32 {
+    line.rsplit(' ')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no pid in {line:?}"))
+}
+
+/// An engine that leaves a child of its own behind (a wrapper that forks
+/// instead of exec'ing): the child is in the engine's process group and
+/// goes with it, after a GUI `quit` and after SIGTERM alike.
+#[test]
+fn an_engine_s_own_child_does_not_outlive_the_proxy() {
+    let mock = common::mock_engine();
+    for sigterm in [false, true] {
+        let mut p = Proxy::start(&["--", mock.to_str().unwrap(), "--fork-child"]);
+        p.send("uci");
+        let grandchild = grandchild_of(&p.wait_line("info string grandchild pid"));
+        p.wait_line("uciok");
+        assert!(alive(grandchild));
+        if sigterm {
+            signal(p.pid(), libc::SIGTERM);
+            let status = wait_exit(&mut p.child);
+            assert_eq!(status.code(), Some(128 + 15));
+        } else {
+            p.send("quit");
+            let (status, _, _) = p.finish();
+            assert_eq!(status.code(), Some(0));
+        }
+        assert!(
+            gone_within(grandchild, GUARD),
+            "the engine's child outlived the proxy (sigterm: {sigterm})"
+        );
+    }
+}
+
+/// The same for the match runner: after the match, no engine's child is
+/// left (their pids come from the mock's pid log).
+#[test]
+fn an_engine_s_own_child_does_not_outlive_a_match() {
+    let dir = std::env::temp_dir().join(format!("uci960-io-fork-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("pids.log");
+    let _ = std::fs::remove_file(&log);
+    let pid_log = format!("--pid-log={}", log.display());
+    let mut args = vec!["match".to_string()];
+    args.extend(common::mock_engine_spec("a", &["--fork-child", &pid_log]));
+    args.extend(common::mock_engine_spec("b", &["--fork-child", &pid_log]));
+    args.extend(["--games", "2", "--seed", "3"].map(String::from));
+    let out = Command::new(common::uci960()).args(&args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let grandchildren: Vec<u32> = text
+        .lines()
+        .filter(|l| l.contains(" child "))
+        .map(grandchild_of)
+        .collect();
+    assert!(!grandchildren.is_empty(), "{text}");
+    for g in grandchildren {
+        assert!(gone_within(g, GUARD), "grandchild {g} outlived the match");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
