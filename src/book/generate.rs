@@ -26,8 +26,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 use std::io;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
@@ -337,13 +337,14 @@ fn run_engines(
     // evaluation of a line that is a duplicate whatever else happens.
     let claims: Claims = Mutex::new(HashMap::default());
     let rngs = LineRngs::new(plan.seed);
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    // Workers take turns at the one queue.
+    let job_rx = Mutex::new(job_rx);
     std::thread::scope(|scope| {
-        let (job_tx, job_rx) = crossbeam_channel::unbounded::<Job>();
-        let (done_tx, done_rx) = crossbeam_channel::unbounded::<Result<Done, BookEngineError>>();
+        let (done_tx, done_rx) = mpsc::channel::<Result<Done, BookEngineError>>();
         for _ in 0..workers {
-            let job_rx = job_rx.clone();
             let done_tx = done_tx.clone();
-            let (claims, rngs) = (&claims, &rngs);
+            let (claims, rngs, job_rx) = (&claims, &rngs, &job_rx);
             scope.spawn(move || work(plan, setup, rngs, claims, job_rx, done_tx));
         }
         drop(done_tx);
@@ -370,9 +371,9 @@ fn run_engines(
                     pending.insert(done.line.index, done);
                 }
                 Ok(Err(e)) => break Err(BookError::Engine(e)),
-                Err(crossbeam_channel::RecvTimeoutError::Timeout) => continue,
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 // Every worker that ends early sends its error first.
-                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => {
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
                     break Ok(judge.outcome(Stop::Interrupted));
                 }
             }
@@ -394,7 +395,9 @@ fn run_engines(
         };
         // Emptying and closing the queue ends the workers after the line
         // each is playing.
-        while job_rx.try_recv().is_ok() {}
+        if let Ok(queue) = job_rx.lock() {
+            while queue.try_recv().is_ok() {}
+        }
         drop(job_tx);
         progress(&judge.tally);
         result
@@ -407,8 +410,8 @@ fn work(
     setup: &EngineSetup,
     rngs: &LineRngs,
     claims: &Claims,
-    jobs: crossbeam_channel::Receiver<Job>,
-    done: crossbeam_channel::Sender<Result<Done, BookEngineError>>,
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    done: mpsc::Sender<Result<Done, BookEngineError>>,
 ) {
     let mut engine = match BookEngine::start(setup) {
         Ok(e) => e,
@@ -423,7 +426,14 @@ fn work(
         return;
     }
     let mut rng = rngs.line(0);
-    while let Ok(job) = jobs.recv() {
+    loop {
+        // The lock is held while waiting: the other workers would wait for
+        // the same queue anyway.
+        let next = match jobs.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => break,
+        };
+        let Ok(job) = next else { break };
         let result = play_engine_line(plan, rngs, claims, &mut engine, &mut rng, job);
         let failed = result.is_err();
         if done.send(result).is_err() || failed {

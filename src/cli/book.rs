@@ -213,7 +213,7 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
     }
     Ok(EngineSetup {
         cmd: config.command()?,
-        options: config.option_pairs(),
+        options: config.option_pairs()?,
         depth,
         nodes,
         timeout: Duration::from_secs_f64(args.timeout),

@@ -332,21 +332,7 @@ fn shards_are_disjoint_and_together_the_book() {
 
 /// Runs a python-chess script with `input` on its stdin; its stdout.
 fn run_python(python: &Path, script: &str, input: &str) -> String {
-    use std::io::Write;
-    let mut child = Command::new(python)
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python");
-    child
-        .stdin
-        .take()
-        .expect("python stdin")
-        .write_all(input.as_bytes())
-        .expect("write to python");
-    let out = child.wait_with_output().expect("python output");
+    let out = common::run_python(python, script, input);
     assert!(
         out.status.success(),
         "python failed: {}",
