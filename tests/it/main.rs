@@ -14,8 +14,11 @@ mod match_adjudication;
 mod match_runner;
 mod positions;
 mod properties;
+mod proxy_cutechess;
 mod proxy_engines;
 mod proxy_faults;
+mod proxy_gui_start;
+mod proxy_log;
 mod proxy_piped;
 mod proxy_python;
 
