@@ -328,10 +328,10 @@ fn read_done(path: &Path, plan: &MatchPlan) -> anyhow::Result<Vec<GameSummary>> 
     // that game so the resumed match appends after complete games only.
     let text = match complete_prefix(&text) {
         Some(keep) => {
-            eprintln!(
-                "uci960: {}: dropping an incomplete last game",
+            super::output::note(format_args!(
+                "{}: dropping an incomplete last game",
                 path.display()
-            );
+            ));
             let file = std::fs::OpenOptions::new()
                 .write(true)
                 .open(path)
@@ -478,21 +478,21 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
                 tally.record(&g);
             }
         }
-        eprintln!(
-            "uci960: resuming: {} of {} games already in {}",
+        super::output::note(format_args!(
+            "resuming: {} of {} games already in {}",
             plan.done.len(),
             plan.games,
             path.display()
-        );
+        ));
     } else if let Some(path) = &s.pgn
         && std::fs::metadata(path)
             .map(|m| m.len() > 0)
             .unwrap_or(false)
     {
-        eprintln!(
-            "uci960: appending to {} (use --resume to continue a match in it)",
+        super::output::note(format_args!(
+            "appending to {} (use --resume to continue a match in it)",
             path.display()
-        );
+        ));
     }
 
     let sprt = plan.sprt;
@@ -516,8 +516,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     }
     super::output::emit(&table)?;
     if report.interrupted {
-        eprintln!(
-            "uci960: interrupted; the PGN holds only complete games. Run again with --resume to finish."
+        super::output::note(
+            "interrupted; the PGN holds only complete games. Run again with --resume to finish.",
         );
         let sig =
             crate::platform::interrupt::received().unwrap_or(crate::platform::interrupt::SIGINT);
