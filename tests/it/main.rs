@@ -2,6 +2,7 @@
 //! engines and real clients, one module per area.
 
 mod analysis;
+mod book;
 mod castling_test;
 mod engine_client;
 mod engine_perft;
@@ -14,8 +15,11 @@ mod match_adjudication;
 mod match_runner;
 mod positions;
 mod properties;
+mod proxy_cutechess;
 mod proxy_engines;
 mod proxy_faults;
+mod proxy_gui_start;
+mod proxy_log;
 mod proxy_piped;
 mod proxy_python;
 
