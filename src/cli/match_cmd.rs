@@ -187,7 +187,7 @@ fn settings(args: &MatchArgs) -> Result<config::Settings, ConfigError> {
 }
 
 fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    eprintln!("uci960: {err}");
+    super::output::note(err);
     Ok(ExitCode::from(code))
 }
 
@@ -239,7 +239,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         progress: true,
     };
     let report = match session::run(s, opts, fresh_seed, interrupted, &|note| {
-        eprintln!("uci960: {note}")
+        super::output::note(note)
     }) {
         Ok(r) => r,
         Err(e) => return fail(e.exit_code(), e),
@@ -251,8 +251,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     super::output::emit(&table)?;
     match report.ended {
         Ended::Interrupted => {
-            eprintln!(
-                "uci960: interrupted; the PGN holds only complete games. Run again with --resume to finish."
+            super::output::note(
+                "interrupted; the PGN holds only complete games. Run again with --resume to finish.",
             );
             use crate::platform::interrupt::{SIGINT, exit_code, received};
             Ok(ExitCode::from(exit_code(received().unwrap_or(SIGINT))))
