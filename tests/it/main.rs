@@ -2,6 +2,7 @@
 //! engines and real clients, one module per area.
 
 mod analysis;
+mod book;
 mod castling_test;
 mod engine_client;
 mod engine_perft;
@@ -21,6 +22,8 @@ mod proxy_gui_start;
 mod proxy_log;
 mod proxy_piped;
 mod proxy_python;
+mod tournament;
+mod tournament_safety;
 
 mod common;
 mod engine_support;
