@@ -252,7 +252,7 @@ fn main() {
             failures += 1;
             println!("FAILURE session seed {session_seed}: {e}");
         }
-        if (n + 1) % 1000 == 0 {
+        if (n + 1).is_multiple_of(1000) {
             println!(
                 "  {} sessions, {} batches, {failures} failures, {:.0} s",
                 n + 1,
