@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput};
 use shakmaty::{CastlingMode, Chess};
 use uci960::builtin_engine::perft;
-use uci960::builtin_engine::search::{Limits, Searcher};
+use uci960::builtin_engine::search::{SearchLimits, Searcher};
 use uci960::notation::fen::{FenFlavour, parse_position, position_fen};
 
 const POSITIONS: &[&str] = &[
@@ -39,9 +39,9 @@ fn positions() -> Vec<Chess> {
 /// Total nodes and time of a fixed-depth search over all positions.
 fn search_all(positions: &[Chess], depth: u32) -> (u64, Duration) {
     let stop = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = SearchLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..SearchLimits::default()
     };
     let start = Instant::now();
     let mut nodes = 0;

@@ -21,6 +21,7 @@
 //! | [`conformance`] | the castling conformance suite |
 //! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
+//! | [`keyword`] | the error of every parser of a word from a fixed list |
 //! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
 //! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
@@ -34,6 +35,7 @@ pub mod cli;
 pub mod conformance;
 pub mod files;
 pub mod game;
+pub mod keyword;
 pub mod notation;
 pub mod perft;
 pub mod platform;

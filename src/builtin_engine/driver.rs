@@ -1,4 +1,4 @@
-//! The edge: threads and pipes around the sans-IO [`Session`].
+//! The edge: threads and pipes around the sans-IO [`EngineSession`].
 //!
 //! Three threads: a reader turns input lines into events, a worker owns the
 //! [`Searcher`] and runs jobs in order, and the caller's thread feeds events
@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use super::perft;
 use super::search::Searcher;
-use super::session::{Effect, Job, Session, bestmove_line, info_line};
+use super::session::{EngineEffect, EngineSession, Job, bestmove_line, info_line};
 use super::tt;
 
 enum Event {
@@ -64,7 +64,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
     });
     let worker = thread::spawn(move || work(jobs, events_tx));
 
-    let mut session = Session::new();
+    let mut session = EngineSession::new();
     // Stop flags of the searches and perfts handed out, oldest first, and
     // each one's perft depth (0 for a search).
     let mut outstanding: VecDeque<(Arc<AtomicBool>, u32)> = VecDeque::new();
@@ -84,7 +84,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
             Event::Line(_) | Event::EndOfInput if quitting => Vec::new(),
             Event::Line(line) => session.handle(&line),
             Event::EndOfInput => session.handle("quit"),
-            Event::Print(line) => vec![Effect::Print(line)],
+            Event::Print(line) => vec![EngineEffect::Print(line)],
             Event::Done => {
                 outstanding.pop_front();
                 session.job_done();
@@ -93,14 +93,14 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
         };
         for effect in effects {
             match effect {
-                Effect::Print(line) => {
+                EngineEffect::Print(line) => {
                     if let Err(e) = writeln!(output, "{line}").and_then(|_| output.flush()) {
                         result = Err(e);
                         quitting = true;
                         stop_all(&outstanding, 0);
                     }
                 }
-                Effect::Start(job) => {
+                EngineEffect::Start(job) => {
                     let stop = Arc::new(AtomicBool::new(false));
                     match job {
                         Job::Resize(_) => {}
@@ -111,8 +111,8 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, mut output: W) -> io
                     }
                     let _ = jobs_tx.send((job, stop));
                 }
-                Effect::Stop => stop_all(&outstanding, 0),
-                Effect::Quit => {
+                EngineEffect::Stop => stop_all(&outstanding, 0),
+                EngineEffect::Quit => {
                     stop_all(&outstanding, PERFT_DEPTH_KEPT_AT_QUIT);
                     quitting = true;
                 }

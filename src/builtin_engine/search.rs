@@ -14,10 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, MoveList, Position, Role};
+use shakmaty::{ByColor, Chess, Color, EnPassantMode, Move, MoveList, Position, Role};
 
 use super::eval::{evaluate, value};
 use super::tt::{Bound, Table};
+use crate::uci::{Score, ScoreBound};
 
 /// Deepest ply the search ever reaches (also the iterative deepening cap).
 pub const MAX_PLY: usize = 100;
@@ -30,7 +31,7 @@ const CHECK_EVERY: u64 = 1024;
 
 /// What ends a search (besides the stop flag). `None` means no such limit.
 #[derive(Clone, Debug, Default)]
-pub struct Limits {
+pub struct SearchLimits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     /// Don't start another iteration after this much time.
@@ -41,29 +42,22 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
-impl Limits {
+impl SearchLimits {
     fn timed(&self) -> bool {
         self.soft.is_some() || self.hard.is_some()
     }
 }
 
-/// A score as UCI reports it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    Cp(i32),
-    /// Mate in this many moves (negative: being mated).
-    Mate(i32),
-}
-
-impl Score {
-    pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
-        } else {
-            Score::Cp(score)
-        }
+/// An internal score (centipawns, or mate distance near [`MATE`]) as UCI
+/// reports it.
+pub fn uci_score(score: i32) -> Score {
+    let exact = ScoreBound::Exact;
+    if score >= MATE_BOUND {
+        Score::Mate(i64::from((MATE - score + 1) / 2), exact)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(i64::from(-(MATE + score) / 2), exact)
+    } else {
+        Score::Cp(i64::from(score), exact)
     }
 }
 
@@ -80,7 +74,7 @@ pub struct Report {
 
 /// The result of a search.
 #[derive(Clone, Debug, Default)]
-pub struct SearchResult {
+pub struct Decision {
     /// `None` only when the root has no legal move (or none in `searchmoves`).
     pub best: Option<Move>,
     pub ponder: Option<Move>,
@@ -92,14 +86,14 @@ pub struct SearchResult {
 pub struct Searcher {
     tt: Table,
     killers: Vec<[Option<Move>; 2]>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    history: Box<ByColor<[[i32; 64]; 64]>>,
     pv: Vec<Vec<Move>>,
     // Per-search state.
     nodes: u64,
     seldepth: usize,
     aborted: bool,
     start: Instant,
-    limits: Limits,
+    limits: SearchLimits,
     /// Hashes of the game so far and of the current line, for repetitions.
     path: Vec<u64>,
 }
@@ -155,13 +149,13 @@ impl Searcher {
         Searcher {
             tt: Table::new(hash_mb),
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: Box::new([[[0; 64]; 64]; 2]),
+            history: Box::new(ByColor::new_with(|_| [[0; 64]; 64])),
             pv: vec![Vec::new(); MAX_PLY + 2],
             nodes: 0,
             seldepth: 0,
             aborted: false,
             start: Instant::now(),
-            limits: Limits::default(),
+            limits: SearchLimits::default(),
             path: Vec::new(),
         }
     }
@@ -187,13 +181,13 @@ impl Searcher {
         &mut self,
         root: &Chess,
         history: &[u64],
-        limits: &Limits,
+        limits: &SearchLimits,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Report),
-    ) -> SearchResult {
+    ) -> Decision {
         self.tt.new_generation();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        *self.history = [[[0; 64]; 64]; 2];
+        *self.history = ByColor::new_with(|_| [[0; 64]; 64]);
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;
@@ -206,7 +200,7 @@ impl Searcher {
         if !limits.searchmoves.is_empty() {
             root_moves.retain(|m| limits.searchmoves.contains(m));
         }
-        let mut result = SearchResult::default();
+        let mut result = Decision::default();
         let Some(&first) = root_moves.first() else {
             return result;
         };
@@ -249,7 +243,7 @@ impl Searcher {
             report(&Report {
                 depth,
                 seldepth: self.seldepth as u32,
-                score: Score::from_internal(score),
+                score: uci_score(score),
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
                 pv,
@@ -302,7 +296,7 @@ impl Searcher {
         false
     }
 
-    fn order(&self, moves: &mut MoveList, tt_move: Option<Move>, ply: usize, turn: usize) {
+    fn order(&self, moves: &mut MoveList, tt_move: Option<Move>, ply: usize, turn: Color) {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
         let key = |m: &Move| -> i32 {
             if Some(*m) == tt_move {
@@ -387,7 +381,7 @@ impl Searcher {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let turn = pos.turn() as usize;
+        let turn = pos.turn();
         self.order(&mut moves, tt_move, ply, turn);
 
         let original_alpha = alpha;
@@ -537,12 +531,12 @@ mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
 
-    fn search(fen: &str, depth: u32) -> (SearchResult, Vec<Report>) {
+    fn search(fen: &str, depth: u32) -> (Decision, Vec<Report>) {
         let pos = parse_position(fen).unwrap();
         let mut reports = Vec::new();
-        let limits = Limits {
+        let limits = SearchLimits {
             depth: Some(depth),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let result =
             Searcher::new(1).search(&pos, &[], &limits, &AtomicBool::new(false), &mut |r| {
@@ -556,7 +550,10 @@ mod tests {
         let (result, reports) = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
         let m = result.best.unwrap();
         assert_eq!(m.to(), shakmaty::Square::A8);
-        assert_eq!(reports.last().unwrap().score, Score::Mate(1));
+        assert_eq!(
+            reports.last().unwrap().score,
+            Score::Mate(1, ScoreBound::Exact)
+        );
     }
 
     #[test]
@@ -576,9 +573,9 @@ mod tests {
     #[test]
     fn node_limit_is_exact_and_deterministic() {
         let pos = Chess::default();
-        let limits = Limits {
+        let limits = SearchLimits {
             nodes: Some(5000),
-            ..Limits::default()
+            ..SearchLimits::default()
         };
         let stop = AtomicBool::new(false);
         let a = Searcher::new(1).search(&pos, &[], &limits, &stop, &mut |_| {});
@@ -586,9 +583,9 @@ mod tests {
         s.search(
             &pos,
             &[],
-            &Limits {
+            &SearchLimits {
                 depth: Some(3),
-                ..Limits::default()
+                ..SearchLimits::default()
             },
             &stop,
             &mut |_| {},

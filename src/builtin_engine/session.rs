@@ -18,8 +18,8 @@
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::moves::{format_line, format_move, notation_for};
-use super::search::{Limits, MAX_PLY, Report, Score, SearchResult, position_hash};
-use super::time::Clock;
+use super::search::{Decision, MAX_PLY, Report, SearchLimits, position_hash};
+use super::time::GoClock;
 use super::tt;
 use crate::notation::castling::{CastlingNotation, parse_move};
 use crate::notation::fen::parse_position;
@@ -44,7 +44,7 @@ pub struct SearchJob {
     pub position: Chess,
     /// Hashes of the game's earlier positions, oldest first.
     pub history: Vec<u64>,
-    pub limits: Limits,
+    pub limits: SearchLimits,
     /// `go infinite` / `go ponder`: hold `bestmove` until `stop`.
     pub wait_for_stop: bool,
     pub chess960: bool,
@@ -54,7 +54,7 @@ pub struct SearchJob {
 // A handful of effects per input line: boxing the job would buy nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
-pub enum Effect {
+pub enum EngineEffect {
     Print(String),
     /// Hand a job to the search thread (jobs run in order).
     Start(Job),
@@ -67,7 +67,7 @@ pub enum Effect {
 }
 
 /// The engine's UCI state.
-pub struct Session {
+pub struct EngineSession {
     position: Chess,
     history: Vec<u64>,
     chess960: bool,
@@ -75,14 +75,14 @@ pub struct Session {
     running: usize,
 }
 
-impl Default for Session {
+impl Default for EngineSession {
     fn default() -> Self {
-        Session::new()
+        EngineSession::new()
     }
 }
 
-fn info(text: impl std::fmt::Display) -> Effect {
-    Effect::Print(format!("info string {text}"))
+fn info(text: impl std::fmt::Display) -> EngineEffect {
+    EngineEffect::Print(format!("info string {text}"))
 }
 
 fn start_position() -> Chess {
@@ -90,9 +90,9 @@ fn start_position() -> Chess {
     parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap_or_default()
 }
 
-impl Session {
-    pub fn new() -> Session {
-        Session {
+impl EngineSession {
+    pub fn new() -> EngineSession {
+        EngineSession {
             position: start_position(),
             history: Vec::new(),
             chess960: false,
@@ -111,24 +111,26 @@ impl Session {
     }
 
     /// Handles one line from the GUI.
-    pub fn handle(&mut self, line: &str) -> Vec<Effect> {
+    pub fn handle(&mut self, line: &str) -> Vec<EngineEffect> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
             return Vec::new();
         };
         match command {
             "uci" => vec![
-                Effect::Print(format!("id name uci960 {}", env!("CARGO_PKG_VERSION"))),
-                Effect::Print("id author the uci960 authors".to_string()),
-                Effect::Print(format!(
+                EngineEffect::Print(format!("id name uci960 {}", env!("CARGO_PKG_VERSION"))),
+                EngineEffect::Print("id author the uci960 authors".to_string()),
+                EngineEffect::Print(format!(
                     "option name Hash type spin default {} min 1 max {}",
                     tt::DEFAULT_MB,
                     tt::MAX_MB
                 )),
-                Effect::Print("option name UCI_Chess960 type check default false".to_string()),
-                Effect::Print("uciok".to_string()),
+                EngineEffect::Print(
+                    "option name UCI_Chess960 type check default false".to_string(),
+                ),
+                EngineEffect::Print("uciok".to_string()),
             ],
-            "isready" => vec![Effect::Print("readyok".to_string())],
+            "isready" => vec![EngineEffect::Print("readyok".to_string())],
             "ucinewgame" => Vec::new(), // each search starts afresh anyway
             "debug" | "register" | "ponderhit" => Vec::new(),
             "setoption" => self.setoption(args),
@@ -136,17 +138,17 @@ impl Session {
             "go" => self.go(line),
             "stop" => {
                 if self.busy() {
-                    vec![Effect::Stop]
+                    vec![EngineEffect::Stop]
                 } else {
                     Vec::new()
                 }
             }
-            "quit" => vec![Effect::Quit],
+            "quit" => vec![EngineEffect::Quit],
             other => vec![info(format!("unknown command '{other}'"))],
         }
     }
 
-    fn setoption(&mut self, args: &[&str]) -> Vec<Effect> {
+    fn setoption(&mut self, args: &[&str]) -> Vec<EngineEffect> {
         // setoption name <id with spaces> [value <x with spaces>]
         let Some(("name", rest)) = args.split_first().map(|(a, r)| (*a, r)) else {
             return vec![info(
@@ -174,7 +176,7 @@ impl Session {
             },
             "hash" => match value.as_deref().map(str::parse::<usize>) {
                 Some(Ok(mb)) if (1..=tt::MAX_MB).contains(&mb) => {
-                    vec![Effect::Start(Job::Resize(mb))]
+                    vec![EngineEffect::Start(Job::Resize(mb))]
                 }
                 _ => vec![info(format!(
                     "setoption: Hash takes a value from 1 to {}",
@@ -185,7 +187,7 @@ impl Session {
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> Vec<Effect> {
+    fn position(&mut self, args: &[&str]) -> Vec<EngineEffect> {
         match parse_position_command(args) {
             Ok((position, history)) => {
                 self.position = position;
@@ -196,12 +198,12 @@ impl Session {
         }
     }
 
-    fn go(&mut self, line: &str) -> Vec<Effect> {
+    fn go(&mut self, line: &str) -> Vec<EngineEffect> {
         let (go, problems) = GoParams::parse_reporting(line);
-        let mut effects: Vec<Effect> = problems.into_iter().map(info).collect();
+        let mut effects: Vec<EngineEffect> = problems.into_iter().map(info).collect();
         if let Some(depth) = go.perft {
             self.running += 1;
-            effects.push(Effect::Start(Job::Perft {
+            effects.push(EngineEffect::Start(Job::Perft {
                 position: self.position.clone(),
                 depth: depth.max(1),
                 mode: notation_for(&self.position, self.chess960),
@@ -211,7 +213,7 @@ impl Session {
         let (limits, problems) = self.limits(&go);
         effects.extend(problems.into_iter().map(info));
         self.running += 1;
-        effects.push(Effect::Start(Job::Search(SearchJob {
+        effects.push(EngineEffect::Start(Job::Search(SearchJob {
             position: self.position.clone(),
             history: self.history.clone(),
             limits,
@@ -221,7 +223,7 @@ impl Session {
         effects
     }
 
-    fn limits(&self, go: &GoParams) -> (Limits, Vec<String>) {
+    fn limits(&self, go: &GoParams) -> (SearchLimits, Vec<String>) {
         let mut problems = Vec::new();
         let mut searchmoves = Vec::new();
         for token in &go.searchmoves {
@@ -240,9 +242,9 @@ impl Session {
         let budget = if go.infinite {
             None
         } else {
-            Clock::from_go(go).budget(self.position.turn())
+            GoClock::from_go(go).budget(self.position.turn())
         };
-        let limits = Limits {
+        let limits = SearchLimits {
             depth: depth.map(|d| d.clamp(1, MAX_PLY as u32 - 1)),
             nodes: go.nodes.map(|n| n.max(1)),
             soft: budget.map(|b| b.soft),
@@ -291,10 +293,7 @@ pub fn info_line(report: &Report, root: &Chess, chess960: bool) -> String {
     let nps = (u128::from(report.nodes) * 1000)
         .checked_div(ms)
         .unwrap_or(u128::from(report.nodes) * 1000);
-    let score = match report.score {
-        Score::Cp(cp) => format!("cp {cp}"),
-        Score::Mate(n) => format!("mate {n}"),
-    };
+    let score = report.score;
     let mut line = format!(
         "info depth {} seldepth {} multipv 1 score {score} nodes {} nps {nps} time {ms}",
         report.depth, report.seldepth, report.nodes
@@ -307,7 +306,7 @@ pub fn info_line(report: &Report, root: &Chess, chess960: bool) -> String {
 }
 
 /// The `bestmove` line for a result (`bestmove 0000` when there is no move).
-pub fn bestmove_line(result: &SearchResult, root: &Chess, chess960: bool) -> String {
+pub fn bestmove_line(result: &Decision, root: &Chess, chess960: bool) -> String {
     let mode = notation_for(root, chess960);
     match result.best {
         None => "bestmove 0000".to_string(),
@@ -331,11 +330,11 @@ pub fn bestmove_line(result: &SearchResult, root: &Chess, chess960: bool) -> Str
 mod tests {
     use super::*;
 
-    fn printed(effects: &[Effect]) -> Vec<String> {
+    fn printed(effects: &[EngineEffect]) -> Vec<String> {
         effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Print(s) => Some(s.clone()),
+                EngineEffect::Print(s) => Some(s.clone()),
                 _ => None,
             })
             .collect()
@@ -344,7 +343,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn no_line_panics(line in "\\PC{0,60}") {
-            let _ = Session::new().handle(&line);
+            let _ = EngineSession::new().handle(&line);
         }
 
         #[test]
@@ -355,7 +354,7 @@ mod tests {
             ]),
             rest in proptest::collection::vec("[a-hk-rw1-8/ \\-KQkqx0]{0,12}", 0..8),
         ) {
-            let mut s = Session::new();
+            let mut s = EngineSession::new();
             let _ = s.handle(&format!("{command} {}", rest.join(" ")));
             let _ = s.handle("go depth 1");
         }
@@ -363,7 +362,7 @@ mod tests {
 
     #[test]
     fn uci_handshake_declares_chess960_and_hash() {
-        let mut s = Session::new();
+        let mut s = EngineSession::new();
         let out = printed(&s.handle("uci"));
         assert!(
             out.iter()
@@ -379,7 +378,7 @@ mod tests {
 
     #[test]
     fn bad_position_keeps_the_last_good_one() {
-        let mut s = Session::new();
+        let mut s = EngineSession::new();
         assert!(s.handle("position startpos moves e2e4").is_empty());
         let before = s.position.clone();
         let out = printed(&s.handle("position startpos moves e2e4 e7e5 e1e3"));
@@ -398,22 +397,22 @@ mod tests {
 
     #[test]
     fn go_while_busy_queues_and_stop_only_when_busy() {
-        let mut s = Session::new();
+        let mut s = EngineSession::new();
         assert!(s.handle("stop").is_empty());
         let e = s.handle("go infinite");
-        assert!(matches!(e.as_slice(), [Effect::Start(Job::Search(j))] if j.wait_for_stop));
+        assert!(matches!(e.as_slice(), [EngineEffect::Start(Job::Search(j))] if j.wait_for_stop));
         let e = s.handle("go depth 2");
-        assert!(matches!(e.as_slice(), [Effect::Start(_)]));
-        assert!(matches!(s.handle("stop").as_slice(), [Effect::Stop]));
+        assert!(matches!(e.as_slice(), [EngineEffect::Start(_)]));
+        assert!(matches!(s.handle("stop").as_slice(), [EngineEffect::Stop]));
         s.job_done();
         s.job_done();
         assert!(!s.busy());
-        assert!(matches!(s.handle("quit").as_slice(), [Effect::Quit]));
+        assert!(matches!(s.handle("quit").as_slice(), [EngineEffect::Quit]));
     }
 
     #[test]
     fn unknown_input_is_reported() {
-        let mut s = Session::new();
+        let mut s = EngineSession::new();
         assert_eq!(
             printed(&s.handle("hello world")),
             vec!["info string unknown command 'hello'"]

@@ -14,7 +14,7 @@ use crate::uci::GoParams;
 
 /// The clock fields of a `go` command, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
+pub struct GoClock {
     pub wtime: Option<u64>,
     pub btime: Option<u64>,
     pub winc: Option<u64>,
@@ -35,12 +35,12 @@ const OVERHEAD_MS: u64 = 20;
 /// Moves to plan for when the GUI gives no `movestogo`.
 const DEFAULT_MOVES_TO_GO: u64 = 30;
 
-impl Clock {
+impl GoClock {
     /// The clock fields of a parsed `go`. Negative times (some GUIs send
     /// them once a flag has fallen) count as zero.
-    pub fn from_go(go: &GoParams) -> Clock {
+    pub fn from_go(go: &GoParams) -> GoClock {
         let ms = |t: Option<i64>| t.map(|t| t.max(0).unsigned_abs());
-        Clock {
+        GoClock {
             wtime: ms(go.wtime),
             btime: ms(go.btime),
             winc: ms(go.winc),
@@ -87,10 +87,10 @@ mod tests {
     #[test]
     fn from_go_reads_the_clock_fields_negative_as_zero() {
         let go = GoParams::parse("go wtime 1000 btime -5 winc 10 binc 20 movestogo 7 depth 3");
-        let c = Clock::from_go(&go);
+        let c = GoClock::from_go(&go);
         assert_eq!(
             c,
-            Clock {
+            GoClock {
                 wtime: Some(1000),
                 btime: Some(0),
                 winc: Some(10),
@@ -100,19 +100,19 @@ mod tests {
             }
         );
         assert_eq!(
-            Clock::from_go(&GoParams::parse("go movetime -1")).movetime,
+            GoClock::from_go(&GoParams::parse("go movetime -1")).movetime,
             Some(0)
         );
-        assert_eq!(Clock::from_go(&GoParams::depth(3)), Clock::default());
+        assert_eq!(GoClock::from_go(&GoParams::depth(3)), GoClock::default());
     }
 
     #[test]
     fn plans_for_the_side_to_move() {
-        let c = Clock {
+        let c = GoClock {
             wtime: Some(60_020),
             btime: Some(1_000),
             winc: Some(1_000),
-            ..Clock::default()
+            ..GoClock::default()
         };
         assert_eq!(ms(c.budget(Color::White).unwrap()), (2_750, 11_000));
         let (soft, hard) = ms(c.budget(Color::Black).unwrap());
@@ -121,11 +121,11 @@ mod tests {
 
     #[test]
     fn never_more_than_the_clock() {
-        let c = Clock {
+        let c = GoClock {
             wtime: Some(5),
             winc: Some(10_000),
             movestogo: Some(1),
-            ..Clock::default()
+            ..GoClock::default()
         };
         let b = c.budget(Color::White).unwrap();
         assert!(b.hard <= Duration::from_millis(5));
@@ -133,15 +133,15 @@ mod tests {
 
     #[test]
     fn movetime_and_no_clock() {
-        let c = Clock {
+        let c = GoClock {
             movetime: Some(100),
-            ..Clock::default()
+            ..GoClock::default()
         };
         assert_eq!(ms(c.budget(Color::Black).unwrap()), (90, 90));
-        assert!(Clock::default().budget(Color::White).is_none());
-        let only_black = Clock {
+        assert!(GoClock::default().budget(Color::White).is_none());
+        let only_black = GoClock {
             btime: Some(3_000),
-            ..Clock::default()
+            ..GoClock::default()
         };
         assert!(only_black.budget(Color::White).is_some());
     }

@@ -9,7 +9,7 @@
 //!
 //! A move without a score breaks both streaks (Cute Chess does the same).
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 use super::arbiter::side_name;
 use super::pgn::Score;
@@ -51,7 +51,7 @@ fn centipawns(score: Score) -> i32 {
 pub struct Adjudicator {
     rules: Rules,
     draw_plies: u32,
-    resign_moves: [u32; 2],
+    resign_moves: ByColor<u32>,
 }
 
 impl Adjudicator {
@@ -73,12 +73,11 @@ impl Adjudicator {
     ) -> Option<Outcome> {
         let cp = score.map(centipawns);
         if let Some(rule) = self.rules.resign {
-            let idx = side as usize;
             match cp {
-                Some(cp) if cp <= -rule.score => self.resign_moves[idx] += 1,
-                _ => self.resign_moves[idx] = 0,
+                Some(cp) if cp <= -rule.score => self.resign_moves[side] += 1,
+                _ => self.resign_moves[side] = 0,
             }
-            if self.resign_moves[idx] >= rule.movecount {
+            if self.resign_moves[side] >= rule.movecount {
                 return Some(Outcome::new(
                     GameResult::loss_for(side),
                     Termination::AdjudicatedResign,

@@ -22,6 +22,8 @@ use std::str::FromStr;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
+use crate::keyword::UnknownWord;
+
 /// Which castling field a FEN carries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -35,14 +37,12 @@ pub enum FenFlavour {
 }
 
 impl FromStr for FenFlavour {
-    type Err = String;
-    fn from_str(s: &str) -> Result<FenFlavour, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<FenFlavour, UnknownWord> {
         match s.to_ascii_lowercase().as_str() {
             "xfen" | "x-fen" => Ok(FenFlavour::XFen),
             "shredder" | "shredder-fen" => Ok(FenFlavour::Shredder),
-            other => Err(format!(
-                "unknown FEN flavour '{other}' (use xfen or shredder)"
-            )),
+            other => Err(UnknownWord::new("FEN flavour", other, "xfen or shredder")),
         }
     }
 }

@@ -173,8 +173,7 @@ impl ProxyConfig {
         }
         s.log = p.log.clone();
         if let Some(t) = p.silence_timeout {
-            s.silence_timeout =
-                crate::seconds::config_key("silence-timeout", t).map_err(anyhow::Error::msg)?;
+            s.silence_timeout = crate::seconds::config_key("silence-timeout", t)?;
         }
         if let Some(e) = &self.engine {
             for (name, value) in &e.options {

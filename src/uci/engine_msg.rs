@@ -46,6 +46,22 @@ pub enum Score {
     Mate(i64, ScoreBound),
 }
 
+impl std::fmt::Display for Score {
+    /// The words after `score` in an `info` line: `cp 31`, `mate -3 lowerbound`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (unit, value, bound) = match *self {
+            Score::Cp(v, b) => ("cp", v, b),
+            Score::Mate(v, b) => ("mate", v, b),
+        };
+        write!(f, "{unit} {value}")?;
+        match bound {
+            ScoreBound::Exact => Ok(()),
+            ScoreBound::Lower => f.write_str(" lowerbound"),
+            ScoreBound::Upper => f.write_str(" upperbound"),
+        }
+    }
+}
+
 /// The fields of an `info` line this tool reads.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Info {
@@ -485,6 +501,26 @@ mod tests {
         assert_eq!(info.depth, None);
         assert_eq!(info.string.as_deref(), Some("depth 5 pv a2a3"));
         assert!(info.pv.is_empty());
+    }
+
+    #[test]
+    fn scores_are_written_as_they_are_read() {
+        for score in [
+            Score::Cp(31, ScoreBound::Exact),
+            Score::Cp(-7, ScoreBound::Upper),
+            Score::Mate(-3, ScoreBound::Lower),
+            Score::Mate(1, ScoreBound::Exact),
+        ] {
+            let line = format!("info depth 1 score {score} nodes 5");
+            let EngineMessage::Info(info) = parse_engine_line(line.as_bytes()) else {
+                panic!("{line}")
+            };
+            assert_eq!(info.score, Some(score), "{line}");
+        }
+        assert_eq!(
+            Score::Mate(-3, ScoreBound::Lower).to_string(),
+            "mate -3 lowerbound"
+        );
     }
 
     #[test]
