@@ -129,7 +129,7 @@ fn config(data: &[u8]) {
         s.check_one_line()
             .expect("settings from a config hold a line break");
     }
-    let _ = toml::from_str::<uci960::cli::match_cmd::MatchConfig>(&text);
+    let _ = toml::from_str::<uci960::tournament::config::TournamentConfig>(&text);
 }
 
 fn pgn(data: &[u8]) {
