@@ -18,6 +18,7 @@
 //! | [`proxy`] | the relay between a GUI and an engine: sans-IO session plus I/O loop |
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
+//! | [`book`] | opening books: starts, plies, engine balance, uniqueness, shards, EPD/PGN |
 //! | [`conformance`] | the castling conformance suite |
 //! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
@@ -30,6 +31,7 @@
 //! which is any position); `uci_client` talks to engines uci960 does not own;
 //! `builtin_engine` is the engine uci960 is.
 
+pub mod book;
 pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;

@@ -2,6 +2,7 @@
 //! the TOML config become [`Settings`] and an engine command; the proxy
 //! itself lives in [`crate::proxy`].
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -11,11 +12,13 @@ use clap::Args;
 
 use crate::notation::fen::FenFlavour;
 use crate::proxy::config::{ProxyConfig, parse_start};
+use crate::proxy::failed_start;
+use crate::proxy::locate::Lookup;
 use crate::proxy::{GuiCastling, Settings};
 use crate::start::method::{MethodSpec, PositionSource};
 use crate::uci_client::EngineCommand;
 
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Default)]
 pub struct ProxyArgs {
     /// TOML config (engine command, engine options, and these flags; the
     /// command line wins).
@@ -102,13 +105,40 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
     Ok((cmd, settings))
 }
 
-/// Runs the proxy.
+/// Runs the proxy. A configuration error when a program (not a terminal)
+/// drives the proxy is shown to it as the engine's name (see
+/// [`failed_start`]).
 pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
-    let (cmd, settings) = resolve(&args)?;
+    let (cmd, settings) = match resolve(&args) {
+        Ok(resolved) => resolved,
+        Err(e) if !std::io::stdin().is_terminal() => {
+            return Ok(failed_start::run(&format!("{e:#}"), &[], ExitCode::from(2)));
+        }
+        Err(e) => return Err(e),
+    };
     // Only announce a seed when one matters (a random start method).
     let fallback = match (&settings.start, settings.seed) {
         (Some(_), None) => super::seed_or_announce(None),
         _ => 0,
     };
     crate::proxy::run::run(&cmd, &settings, fallback)
+}
+
+/// `uci960` with no arguments and stdin not a terminal: a GUI that passes
+/// no arguments started it. The proxy config is looked up as
+/// [`crate::proxy::locate`] documents; none found is said to the GUI.
+pub fn zero_argument_start() -> ExitCode {
+    match Lookup::from_process().find(|p| p.is_file()) {
+        Ok(config) => {
+            let args = ProxyArgs {
+                config: Some(config),
+                ..ProxyArgs::default()
+            };
+            match run(args) {
+                Ok(code) => code,
+                Err(e) => failed_start::run(&format!("{e:#}"), &[], ExitCode::from(2)),
+            }
+        }
+        Err(e) => failed_start::run(&e.to_string(), &[], ExitCode::from(2)),
+    }
 }

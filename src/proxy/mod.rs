@@ -19,6 +19,8 @@
 //!   the arbiter.
 
 pub mod config;
+pub mod failed_start;
+pub mod locate;
 pub mod log;
 pub mod options;
 pub mod run;

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::config::Settings;
+use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
 use crate::platform::{self, ReadOutcome, Relay, Side, Want, interrupt};
@@ -103,12 +104,33 @@ struct Io {
     warned: [bool; 2],
     /// The GUI sent `quit` or closed its input: the proxy is draining.
     close_requested: bool,
+    /// `quit` went to the engine: it is sent (and logged) once.
+    quit_sent: bool,
 }
 
 impl Io {
     fn log(&mut self, dir: Direction, line: &[u8]) {
         if let Some(log) = &mut self.log {
             log.line(dir, line);
+        }
+        self.report_log_failure();
+    }
+
+    /// A log that cannot be written is reported once (stderr and `info
+    /// string`) and dropped; the proxy goes on.
+    fn report_log_failure(&mut self) {
+        if let Some(msg) = self.log.as_mut().and_then(Log::take_failure) {
+            self.log = None;
+            self.write_gui(format!("info string uci960: {msg}").as_bytes());
+            self.note(&msg, true);
+        }
+    }
+
+    /// `quit` to the engine, once.
+    fn send_quit(&mut self) {
+        if !self.quit_sent {
+            self.quit_sent = true;
+            self.write_engine(b"quit");
         }
     }
 
@@ -133,10 +155,10 @@ impl Io {
     fn set_log(&mut self, path: Option<&Path>) {
         self.log = None;
         if let Some(path) = path {
-            match Log::open(path) {
+            match Log::open(path, self.engine.program()) {
                 Ok(log) => self.log = Some(log),
                 Err(e) => {
-                    let msg = format!("cannot open log '{}': {e}", path.display());
+                    let msg = e.to_string();
                     self.write_gui(format!("info string uci960: {msg}").as_bytes());
                     self.note(&msg, true);
                 }
@@ -151,6 +173,7 @@ impl Io {
         if let Some(log) = &mut self.log {
             log.flush();
         }
+        self.report_log_failure();
         for side in Side::BOTH {
             let queue = &mut self.queue[side.index()];
             while queue.len() > 0 {
@@ -221,7 +244,7 @@ impl Io {
     /// `quit` (as far as the engine takes it), end of its input, then
     /// SIGTERM and SIGKILL to its process group; the engine is reaped.
     fn shutdown(&mut self, why: &str, grace: Duration) {
-        self.write_engine(b"quit");
+        self.send_quit();
         let _ = self.flush();
         self.relay.close_engine_input();
         let report = self.engine.shutdown(grace);
@@ -250,30 +273,32 @@ pub fn run(
     // Signals first, so that none is missed between spawn and the loop.
     interrupt::install(None).context("cannot install signal handlers")?;
 
-    let log = match &settings.log {
-        Some(p) => {
-            Some(Log::open(p).with_context(|| format!("cannot open log '{}'", p.display()))?)
-        }
-        None => None,
-    };
-    let mut engine = EngineProcess::spawn_with(
+    let spawned = EngineProcess::spawn_with(
         cmd,
         SpawnOptions {
             stderr: crate::uci_client::process::StderrMode::Inherit,
             die_with_parent: true,
         },
-    )?;
+    );
+    let mut engine = match spawned {
+        Ok(engine) => engine,
+        // The GUI is shown why (see `failed_start`).
+        Err(e) => return Ok(failed_start::run(&e.to_string(), &[], ExitCode::from(3))),
+    };
     let (stdin, stdout) = engine.take_pipes().context("engine pipes")?;
     let relay = Relay::new(stdin, stdout).context("engine pipes")?;
     let mut io = Io {
         relay,
         engine,
-        log,
+        log: None,
         queue: Default::default(),
         paused: [false; 2],
         warned: [false; 2],
         close_requested: false,
+        quit_sent: false,
     };
+    // A log that cannot be opened is reported and the proxy goes on.
+    io.set_log(settings.log.as_deref());
     let mut input = [LineBuffer::new(MAX_LINE), LineBuffer::new(MAX_LINE)];
     let mut session = Session::new(settings, fallback_seed, &cmd.display());
     let mut out = Vec::new();
@@ -285,12 +310,10 @@ pub fn run(
     // relays what the engine still prints (Stockfish answers a running `go`
     // with its `bestmove`) until the engine exits or `closing` passes.
     let mut closing: Option<Instant> = None;
-    let mut quit_sent = false;
 
     loop {
-        if io.close_requested && !quit_sent && !session.in_handshake() {
-            io.write_engine(b"quit");
-            quit_sent = true;
+        if io.close_requested && !io.quit_sent && !session.in_handshake() {
+            io.send_quit();
             closing = Some(Instant::now() + GRACE);
         } else if io.close_requested && closing.is_none() {
             closing = Some(Instant::now() + silence);
@@ -360,10 +383,16 @@ pub fn run(
                 }
             }
             if ended {
-                if quit_sent {
+                if io.quit_sent {
                     io.drain_gui(GRACE);
                     io.shutdown("engine exited after quit", GRACE);
                     return Ok(ExitCode::SUCCESS);
+                }
+                if let Some(pending) = session.take_unanswered_handshake() {
+                    let msg = engine_died_early(&mut io, session.engine_name());
+                    // The relay gives stdout its blocking mode back.
+                    drop(io);
+                    return Ok(failed_start::run(&msg, &pending, ExitCode::from(3)));
                 }
                 return Ok(engine_ended(&mut io, session.engine_name()));
             }
@@ -439,15 +468,22 @@ fn apply(
     Ok(())
 }
 
+/// The engine died before its `uciok`: reaped and logged; the reason is
+/// returned for [`failed_start`] to show the GUI.
+fn engine_died_early(io: &mut Io, name: &str) -> String {
+    let msg = format!("engine {name} {} before its uciok", reap(io));
+    io.engine.kill(); // what is left of its process group
+    io.log(Direction::Note, msg.as_bytes());
+    io.drain_gui(GRACE);
+    if let Some(log) = &mut io.log {
+        log.flush();
+    }
+    msg
+}
+
 /// The engine closed its output: report its status, reap it, exit 1.
 fn engine_ended(io: &mut Io, name: &str) -> ExitCode {
-    let status = match io.engine.wait_timeout(GRACE) {
-        Some(s) => platform::describe_status(s),
-        None => {
-            io.engine.kill();
-            "closed its output and was killed".into()
-        }
-    };
+    let status = reap(io);
     let msg = format!("engine {name} {status}");
     io.write_gui(format!("info string uci960: {msg}").as_bytes());
     io.drain_gui(GRACE);
@@ -457,6 +493,18 @@ fn engine_ended(io: &mut Io, name: &str) -> ExitCode {
         log.flush();
     }
     ExitCode::from(1)
+}
+
+/// Waits for the engine that closed its output (killing it after
+/// [`GRACE`]) and says how it ended.
+fn reap(io: &mut Io) -> String {
+    match io.engine.wait_timeout(GRACE) {
+        Some(s) => platform::describe_status(s),
+        None => {
+            io.engine.kill();
+            "closed its output and was killed".into()
+        }
+    }
 }
 
 #[cfg(test)]

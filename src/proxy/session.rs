@@ -119,7 +119,13 @@ pub struct Session {
     /// wait for `uciok` must not have its positions judged before the
     /// engine said whether it supports Chess960).
     held: Vec<Vec<u8>>,
+    /// The GUI set `UCI_Chess960 true`.
     gui_960: bool,
+    /// The GUI set `UCI_Variant` to a Chess960 name (Cute Chess does so
+    /// for engines that list variants, Fairy-Stockfish among them).
+    gui_variant_960: bool,
+    /// The GUI's last `position fen` was a Chess960 FEN.
+    gui_fen_960: bool,
     engine_960: bool,
     current: Current,
     search: Option<Chess>,
@@ -183,6 +189,8 @@ impl Session {
             in_handshake: false,
             held: Vec::new(),
             gui_960: false,
+            gui_variant_960: false,
+            gui_fen_960: false,
             engine_960: false,
             current: Current::Unset,
             search: None,
@@ -211,9 +219,15 @@ impl Session {
         match self.gui_castling {
             GuiCastling::Kxr => CastlingNotation::KingTakesRook,
             GuiCastling::Standard => CastlingNotation::KingTwoSquares,
-            GuiCastling::Auto if self.gui_960 => CastlingNotation::KingTakesRook,
+            GuiCastling::Auto if self.gui_selects_960() => CastlingNotation::KingTakesRook,
             GuiCastling::Auto => CastlingNotation::KingTwoSquares,
         }
+    }
+
+    /// Whether the GUI plays Chess960 by any of the signals GUIs give (see
+    /// `docs/PROXY.md`, "How `auto` recognises a Chess960 GUI").
+    fn gui_selects_960(&self) -> bool {
+        self.gui_960 || self.gui_variant_960 || self.gui_fen_960
     }
 
     fn engine_notation(&self) -> CastlingNotation {
@@ -298,6 +312,14 @@ impl Session {
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"));
             self.gui_960 = on;
             self.engine_960 = on;
+            out.push(Out::Forward);
+            return;
+        }
+        if set.name.eq_ignore_ascii_case("UCI_Variant") {
+            self.gui_variant_960 = set
+                .value
+                .as_deref()
+                .is_some_and(|v| is_chess960_variant(v.trim()));
             out.push(Out::Forward);
             return;
         }
@@ -437,6 +459,21 @@ impl Session {
         );
     }
 
+    /// A GUI move illegal in the injected position: the GUI keeps its own
+    /// board, which injection cannot work with. Said once per game, on
+    /// stderr too (GUIs that hide `info string` still log stderr).
+    fn explain_injection(&mut self, out: &mut Vec<Out>) {
+        if self.warned.insert("injection".into()) {
+            self.tell(
+                out,
+                "the GUI plays from its own start position: set `uci960 Start` to `gui` \
+                 and give the GUI a book from `uci960 positions`"
+                    .into(),
+                true,
+            );
+        }
+    }
+
     fn on_position(&mut self, content: &[u8], out: &mut Vec<Out>) {
         let Ok(text) = std::str::from_utf8(content) else {
             return self.refuse(out, "position command is not valid UTF-8".into());
@@ -465,6 +502,9 @@ impl Session {
             },
         };
         let chess960 = needs_chess960(&base);
+        let injected = base_out.is_some();
+        self.gui_fen_960 =
+            matches!(&cmd.base, PositionBase::Fen(f) if chess960 || names_rook_files(f));
         if chess960 && !self.engine_declares_960 {
             let why = if self.engine_uciok {
                 format!(
@@ -491,8 +531,9 @@ impl Session {
             let same = matches!(&cmd.base, PositionBase::Fen(f) if *f == fen);
             base_out = (!same).then_some(fen);
         }
-        // UCI_Chess960: on for Chess960 positions, else what the GUI asked.
-        let want = chess960 || self.gui_960;
+        // UCI_Chess960: on for Chess960 positions, else what the GUI asked
+        // (by `UCI_Chess960` or by `UCI_Variant`).
+        let want = chess960 || self.gui_960 || self.gui_variant_960;
         let mut setoption = None;
         if want != self.engine_960 && self.engine_declares_960 {
             let line = format!("setoption name UCI_Chess960 value {want}");
@@ -530,6 +571,9 @@ impl Session {
                     }
                 }
                 Err(e) => {
+                    if injected {
+                        self.explain_injection(out);
+                    }
                     return self.refuse(out, format!("illegal move '{text}' at ply {ply}: {e}"));
                 }
             };
@@ -984,6 +1028,21 @@ impl Session {
         }
     }
 
+    /// Before the engine's `uciok`: the GUI lines still owed an answer
+    /// (`uci` if it was sent, then the lines held back), taken so that
+    /// [`super::failed_start`] can answer them; `None` after `uciok`.
+    pub fn take_unanswered_handshake(&mut self) -> Option<Vec<Vec<u8>>> {
+        if self.engine_uciok {
+            return None;
+        }
+        let mut lines = Vec::new();
+        if self.in_handshake {
+            lines.push(b"uci".to_vec());
+        }
+        lines.append(&mut self.held);
+        Some(lines)
+    }
+
     /// Whether GUI lines are being held until the engine's `uciok`.
     pub fn in_handshake(&self) -> bool {
         self.in_handshake
@@ -993,6 +1052,24 @@ impl Session {
     pub fn engine_name(&self) -> &str {
         &self.engine_name
     }
+}
+
+/// Whether a `UCI_Variant` value names Chess960: `chess960` (what Cute
+/// Chess sends for its "fischerandom"), `fischerandom` (Cute Chess's and
+/// Fairy-Stockfish's name) or `fischerrandom`, in any case.
+fn is_chess960_variant(value: &str) -> bool {
+    ["chess960", "fischerandom", "fischerrandom"]
+        .iter()
+        .any(|v| value.eq_ignore_ascii_case(v))
+}
+
+/// Whether a FEN's castling field names rook files (Shredder-FEN `HAha`,
+/// X-FEN `Bb`): only Chess960 GUIs write those.
+fn names_rook_files(fen: &str) -> bool {
+    fen.split_ascii_whitespace().nth(2).is_some_and(|c| {
+        c.bytes()
+            .any(|b| b.is_ascii_alphabetic() && !b"KQkq".contains(&b))
+    })
 }
 
 /// A move token that starts and ends on the same back rank (`e1h1`).

@@ -9,6 +9,8 @@
 #[cfg(unix)]
 mod analysis;
 #[cfg(unix)]
+mod book;
+#[cfg(unix)]
 mod castling_test;
 #[cfg(unix)]
 mod engine_client;
@@ -33,15 +35,25 @@ mod positions;
 #[cfg(unix)]
 mod properties;
 #[cfg(unix)]
+mod proxy_cutechess;
+#[cfg(unix)]
 mod proxy_engines;
 #[cfg(unix)]
 mod proxy_faults;
+#[cfg(unix)]
+mod proxy_gui_start;
+#[cfg(unix)]
+mod proxy_log;
 #[cfg(unix)]
 mod proxy_piped;
 #[cfg(unix)]
 mod proxy_python;
 #[cfg(windows)]
 mod windows;
+#[cfg(unix)]
+mod tournament;
+#[cfg(unix)]
+mod tournament_safety;
 
 mod common;
 #[cfg(unix)]

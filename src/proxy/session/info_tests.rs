@@ -8,10 +8,19 @@ use super::*;
 
 const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
 
-/// A session searching the Chess960 position for a GUI without
-/// `UCI_Chess960`: the engine's KxR castles go back as king-two-squares.
+/// Settings for a GUI that writes castles as the king's two-square move
+/// (forced: `auto` reads a Chess960 FEN as a Chess960 GUI).
+fn two_squares_gui() -> Settings {
+    Settings {
+        gui_castling: GuiCastling::Standard,
+        ..Settings::default()
+    }
+}
+
+/// A session searching the Chess960 position for a GUI that writes
+/// king-two-squares castles: the engine's KxR castles go back so.
 fn searching() -> Session {
-    let mut s = Session::new(&Settings::default(), 1, "fake");
+    let mut s = Session::new(&two_squares_gui(), 1, "fake");
     let mut out = Vec::new();
     for l in [
         "id name Fake",
@@ -129,7 +138,7 @@ fn invalid_utf8() {
 
 #[test]
 fn ambiguous_castles_in_info_are_left_and_warned_once() {
-    let mut s = Session::new(&Settings::default(), 1, "fake");
+    let mut s = Session::new(&two_squares_gui(), 1, "fake");
     let mut out = Vec::new();
     for l in ["option name UCI_Chess960 type check default false", "uciok"] {
         s.from_engine(l.as_bytes(), &mut out);
@@ -171,7 +180,10 @@ fn caches_follow_a_change_of_notation_during_a_search() {
     s.from_gui(b"setoption name uci960 GuiCastling value kxr", &mut out);
     assert_eq!(line_out(&mut s, b"info pv e1h1"), None);
     // And back: translated again.
-    s.from_gui(b"setoption name uci960 GuiCastling value auto", &mut out);
+    s.from_gui(
+        b"setoption name uci960 GuiCastling value standard",
+        &mut out,
+    );
     assert_eq!(
         line_out(&mut s, b"info depth 9 pv e1h1").as_deref(),
         Some("info depth 9 pv e1g1")

@@ -235,8 +235,11 @@ fn illegal_gui_move_names_move_and_ply() {
 
 #[test]
 fn castles_are_translated_both_ways() {
-    // GUI did not set UCI_Chess960: king-two-squares notation.
-    let mut s = session(Settings::default());
+    // A GUI that writes king-two-squares castles in Chess960.
+    let mut s = session(Settings {
+        gui_castling: GuiCastling::Standard,
+        ..Settings::default()
+    });
     let out = gui(&mut s, &format!("position fen {X960} moves e1c1 e8g8"));
     assert_eq!(
         to_engine(&out)[1],
@@ -287,7 +290,10 @@ fn kxr_gui_gets_kxr_and_standard_castles_are_normalised() {
 
 #[test]
 fn ambiguous_castles_are_left_and_warned_once() {
-    let mut s = session(Settings::default());
+    let mut s = session(Settings {
+        gui_castling: GuiCastling::Standard,
+        ..Settings::default()
+    });
     let fen = "5k1r/8/8/8/8/8/8/5K1R w Hh - 0 1";
     gui(&mut s, &format!("position fen {fen}"));
     gui(&mut s, "go depth 1");
@@ -471,4 +477,129 @@ fn lines_sent_before_uciok_wait_for_the_handshake() {
     // quit is never held back
     assert_eq!(gui(&mut s, "uci"), vec![Out::Forward]);
     assert_eq!(gui(&mut s, "quit"), vec![Out::Quit]);
+}
+
+/// A session whose engine lists variants, as Fairy-Stockfish does.
+fn fairy_session() -> Session {
+    let mut s = Session::new(&Settings::default(), 1, "fairy-stockfish");
+    for l in [
+        "id name Fairy-Stockfish 11.1 LB 64",
+        "option name UCI_Chess960 type check default false",
+        "option name UCI_Variant type combo default chess var chess var fischerandom",
+        "uciok",
+    ] {
+        s.from_engine(l.as_bytes(), &mut Vec::new());
+    }
+    s
+}
+
+#[test]
+fn uci_variant_chess960_means_king_takes_rook() {
+    for value in ["chess960", "FischeRandom", "fischerrandom"] {
+        let mut s = fairy_session();
+        // Cute Chess: the variant before ucinewgame, then a Shredder-FEN
+        // and KxR castles (e1b1 is White's long castle here).
+        let line = format!("setoption name UCI_Variant value {value}");
+        assert_eq!(gui(&mut s, &line), vec![Out::Forward]);
+        gui(&mut s, "ucinewgame");
+        let out = gui(&mut s, &format!("position fen {S960} moves e1b1"));
+        assert_eq!(
+            to_engine(&out),
+            vec!["setoption name UCI_Chess960 value true".to_string()],
+            "{value}"
+        );
+        assert_eq!(out.last(), Some(&Out::Forward), "{value}: moves unchanged");
+        assert_eq!(
+            gui(&mut s, "go wtime 1000 btime 1000 searchmoves e8h8 e8b8"),
+            vec![Out::Forward]
+        );
+        assert_eq!(engine(&mut s, "info depth 1 pv e8h8"), vec![Out::Forward]);
+        let out = engine(&mut s, "bestmove e8h8 ponder a2a3");
+        assert_eq!(out, vec![Out::Forward], "{value}: no rewrite, no note");
+    }
+}
+
+#[test]
+fn uci_variant_chess960_keeps_kxr_in_the_standard_start_position() {
+    // SP 518 in a Chess960 game: no Chess960 castling needed, yet the GUI
+    // writes e1h1 and expects e1h1 back.
+    let mut s = fairy_session();
+    gui(&mut s, "setoption name UCI_Variant value chess960");
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
+    let out = gui(
+        &mut s,
+        &format!("position fen {fen} moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7"),
+    );
+    assert_eq!(to_engine(&out)[0], "setoption name UCI_Chess960 value true");
+    gui(&mut s, "go depth 1");
+    assert_eq!(engine(&mut s, "bestmove e1h1"), vec![Out::Forward]);
+    // Another variant name turns it off again, for the engine too.
+    gui(&mut s, "setoption name UCI_Variant value chess");
+    let out = gui(
+        &mut s,
+        "position startpos moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7",
+    );
+    assert_eq!(
+        to_engine(&out)[0],
+        "setoption name UCI_Chess960 value false"
+    );
+    gui(&mut s, "go depth 1");
+    assert_eq!(engine(&mut s, "bestmove e1g1"), vec![Out::Forward]);
+}
+
+#[test]
+fn a_chess960_fen_alone_means_king_takes_rook() {
+    for fen in [X960, S960] {
+        let mut s = session(Settings::default());
+        gui(&mut s, &format!("position fen {fen}"));
+        gui(&mut s, "go depth 1");
+        assert_eq!(engine(&mut s, "bestmove e1h1"), vec![Out::Forward], "{fen}");
+    }
+    // A Shredder castling field names rook files even in the standard
+    // start position: the GUI gets KxR from an engine in standard mode.
+    let mut s = session(Settings::default());
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1";
+    gui(
+        &mut s,
+        &format!("position fen {fen} moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7"),
+    );
+    gui(&mut s, "go depth 1");
+    assert_eq!(
+        to_gui(&engine(&mut s, "bestmove e1g1")),
+        vec!["bestmove e1h1"]
+    );
+    // A standard FEN afterwards: king-two-squares again.
+    gui(
+        &mut s,
+        "position startpos moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7",
+    );
+    gui(&mut s, "go depth 1");
+    assert_eq!(engine(&mut s, "bestmove e1g1"), vec![Out::Forward]);
+}
+
+#[test]
+fn a_board_tracking_gui_under_injection_is_told_why_once_per_game() {
+    let mut s = session(Settings {
+        start: Some(MethodSpec::Fixed(vec![0])),
+        ..Settings::default()
+    });
+    gui(&mut s, "ucinewgame");
+    // SP 0 has bishops on a1/b1: e2e4 is fine, g1f3 is not (a rook is on h1,
+    // a king on g1).
+    let out = gui(&mut s, "position startpos moves e2e4 e7e5 g1f3");
+    let explained = |out: &[Out]| {
+        out.iter().any(|o| {
+            matches!(o, Out::Note { text, stderr: true } if text.contains("set `uci960 Start` to `gui`"))
+        })
+    };
+    assert!(explained(&out), "{out:?}");
+    assert!(info_strings(&out).contains("uci960 positions"), "{out:?}");
+    assert!(info_strings(&out).contains("illegal move 'g1f3' at ply 3"));
+    let out = gui(&mut s, "position startpos moves e2e4 e7e5 g1f3 b8c6");
+    assert!(!explained(&out), "once per game");
+    gui(&mut s, "ucinewgame");
+    assert!(explained(&gui(&mut s, "position startpos moves g1f3")));
+    // Without injection an illegal move is only refused.
+    let mut t = session(Settings::default());
+    assert!(!explained(&gui(&mut t, "position startpos moves e2e5")));
 }
