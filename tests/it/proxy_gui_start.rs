@@ -293,3 +293,31 @@ fn an_engine_that_dies_at_start_is_named_where_the_gui_shows_it() {
     assert_eq!(status.code(), Some(3));
     assert_eq!(stderr.matches("SIGSEGV").count(), 1, "{stderr}");
 }
+
+#[test]
+fn a_board_tracking_gui_under_injection_is_told_why_once_per_game() {
+    use crate::proxy_util::Proxy;
+    // The built-in engine behind the proxy; SP 0 (king g1, bishops a1/b1)
+    // injected where the GUI believes in the standard start.
+    let mut p = Proxy::start(&["--start", "sp:0"]);
+    p.handshake();
+    let why = "the GUI plays from its own start position";
+    for game in 0..2 {
+        p.send("ucinewgame");
+        p.send("position startpos moves e2e4 e7e5 g1f3");
+        p.send("go wtime 1000 btime 1000");
+        assert_eq!(p.wait_line("bestmove"), "bestmove 0000", "game {game}");
+        p.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+        p.send("go wtime 1000 btime 1000");
+        assert_eq!(p.wait_line("bestmove"), "bestmove 0000");
+    }
+    p.send("quit");
+    let (status, seen, stderr) = p.finish();
+    assert!(status.success());
+    let told = seen
+        .iter()
+        .filter(|l| l.starts_with("info string") && l.contains(why));
+    assert_eq!(told.count(), 2, "once per game: {seen:?}");
+    assert_eq!(stderr.matches(why).count(), 2, "{stderr}");
+    assert!(stderr.contains("set `uci960 Start` to `gui`"), "{stderr}");
+}
