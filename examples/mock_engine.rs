@@ -45,6 +45,10 @@
 //! | `--drops-castles` | in `position ... moves`, silently drops the first castle and every move after it (as Stockfish does with moves it cannot read) |
 //! | `--keeps-rights` | after `position ... moves`, gives back every castling right of the start position whose king and rook stand on their home squares again |
 //! | `--bfile-perft` | its perft misses every castle of a king standing on the b-file, anywhere in the tree |
+//! | `--shredder-misread` | ignores a Shredder-FEN castling field (file letters) whose White and Black files differ: no castling rights at all (Glaurung 2.2's DFRC bug, in its simplest form) |
+//! | `--xfen-standard-rooks` | reads X-FEN `K`/`Q` as the rooks on the h/a files (a right only when such a rook stands there): the standard-chess reading of X-FEN; file letters (Shredder-FEN, X-FEN inner rooks) are read right |
+//! | `--castles-through-pieces` | its perft also lists the castles blocked only by pieces between king and rook (counted as one node each) |
+//! | `--leaks-rights` | castling rights lost in a `position ... moves` line stay lost, on the same rook squares, in later positions until `ucinewgame` |
 //! | `--pid-log=FILE` | appends `PID` at start, `PID new` per `ucinewgame` and (with `--fork-child`) `PID child CHILDPID` |
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
 //! | `--flood` | after `uciok` writes `info string flood ...` lines forever, never reading its input again (ends when the pipe closes) |
@@ -82,6 +86,10 @@ struct Faults {
     drops_castles: bool,
     keeps_rights: bool,
     bfile_perft: bool,
+    shredder_misread: bool,
+    xfen_standard_rooks: bool,
+    castles_through_pieces: bool,
+    leaks_rights: bool,
     pid_log: Option<String>,
     fork_child: bool,
     flood: bool,
@@ -138,6 +146,10 @@ fn parse_args() -> Faults {
             "--drops-castles" => f.drops_castles = true,
             "--keeps-rights" => f.keeps_rights = true,
             "--bfile-perft" => f.bfile_perft = true,
+            "--shredder-misread" => f.shredder_misread = true,
+            "--xfen-standard-rooks" => f.xfen_standard_rooks = true,
+            "--castles-through-pieces" => f.castles_through_pieces = true,
+            "--leaks-rights" => f.leaks_rights = true,
             "--pid-log" => match value {
                 Some(v) => f.pid_log = Some(v.to_string()),
                 None => usage("--pid-log needs =FILE"),
@@ -178,6 +190,8 @@ struct Mock {
     hung: bool,
     /// A `go infinite`/`go ponder` waiting for `stop`: the answer to give.
     pending: Option<Vec<Vec<u8>>>,
+    /// `--leaks-rights`: rook squares whose rights were lost since `ucinewgame`.
+    lost_rights: Bitboard,
 }
 
 fn main() {
@@ -210,6 +224,7 @@ fn main() {
         goes: 0,
         hung: false,
         pending: None,
+        lost_rights: Bitboard::EMPTY,
     };
     mock.log(&std::process::id().to_string());
     if let Some(c) = child_pid {
@@ -296,6 +311,7 @@ impl Mock {
             "isready" => self.say(&["readyok"]),
             "ucinewgame" => {
                 self.goes = 0;
+                self.lost_rights = Bitboard::EMPTY;
                 self.log(&format!("{} new", std::process::id()));
             }
             "setoption" => {
@@ -341,7 +357,7 @@ impl Mock {
         };
         let start = match setup.first() {
             Some(&"startpos") => Some(Chess::default()),
-            Some(&"fen") => Fen::from_ascii(setup[1..].join(" ").as_bytes())
+            Some(&"fen") => Fen::from_ascii(misread_field(&self.f, &setup[1..]).as_bytes())
                 .ok()
                 .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok()),
             _ => None,
@@ -366,6 +382,15 @@ impl Mock {
         }
         if self.f.keeps_rights && !moves.is_empty() {
             pos = restore_rights(&start, pos);
+        }
+        if self.f.leaks_rights {
+            self.lost_rights |=
+                start.castles().castling_rights() & !pos.castles().castling_rights();
+            let mut setup = pos.to_setup(EnPassantMode::Legal);
+            setup.castling_rights &= !self.lost_rights;
+            if let Ok(p) = Chess::from_setup(setup, CastlingMode::Chess960) {
+                pos = p;
+            }
         }
         self.start = start;
         self.pos = pos;
@@ -516,6 +541,12 @@ impl Mock {
             total += n;
             lines.push(format!("{}: {n}", self.write_move(m, true)));
         }
+        if self.f.castles_through_pieces {
+            for m in blocked_castles(&pos) {
+                total += 1;
+                lines.push(format!("{}: 1", self.write_move(m, true)));
+            }
+        }
         lines.push(String::new());
         lines.push(format!("Nodes searched: {total}"));
         let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
@@ -534,25 +565,112 @@ impl Mock {
     }
 
     fn count(&self, pos: &Chess, depth: u32) -> u64 {
-        if !self.f.bfile_perft {
+        if !self.f.bfile_perft && !self.f.castles_through_pieces {
             return shakmaty::perft(pos, depth);
         }
         if depth == 0 {
             return 1;
         }
         let moves = self.perft_moves(pos);
+        let blocked = if self.f.castles_through_pieces {
+            blocked_castles(pos).len() as u64
+        } else {
+            0
+        };
         if depth == 1 {
-            return moves.len() as u64;
+            return moves.len() as u64 + blocked;
         }
-        moves
-            .into_iter()
-            .map(|m| {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                self.count(&child, depth - 1)
-            })
-            .sum()
+        blocked
+            + moves
+                .into_iter()
+                .map(|m| {
+                    let mut child = pos.clone();
+                    child.play_unchecked(m);
+                    self.count(&child, depth - 1)
+                })
+                .sum::<u64>()
     }
+}
+
+/// The castles of the side to move that only pieces between king and rook
+/// prevent (`--castles-through-pieces`): king takes own rook, as written.
+fn blocked_castles(pos: &Chess) -> Vec<Move> {
+    let us = pos.turn();
+    let Some(king) = pos.board().king_of(us) else {
+        return Vec::new();
+    };
+    let legal = pos.legal_moves();
+    (pos.castles().castling_rights() & us.backrank())
+        .into_iter()
+        .map(|rook| Move::Castle { king, rook })
+        .filter(|m| !legal.contains(m))
+        .filter(|m| match *m {
+            Move::Castle { king, rook } => {
+                let others = pos.board().occupied() & !Bitboard::from(king) & !Bitboard::from(rook);
+                (shakmaty::attacks::between(king, rook) & others).any()
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// The FEN text as a buggy reader sees it (`--shredder-misread`,
+/// `--xfen-standard-rooks`): the castling field rewritten.
+fn misread_field(f: &Faults, fields: &[&str]) -> String {
+    let mut fields: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    let (Some(board), Some(castling)) = (fields.first().cloned(), fields.get(2).cloned()) else {
+        return fields.join(" ");
+    };
+    let files = |upper: bool| -> Vec<char> {
+        let mut v: Vec<char> = castling
+            .chars()
+            .filter(|c| {
+                ('a'..='h').contains(&c.to_ascii_lowercase()) && c.is_ascii_uppercase() == upper
+            })
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        v.sort();
+        v
+    };
+    let shredder = castling
+        .chars()
+        .any(|c| ('a'..='h').contains(&c.to_ascii_lowercase()));
+    if f.shredder_misread && shredder {
+        let (w, b) = (files(true), files(false));
+        if !w.is_empty() && !b.is_empty() && w != b {
+            fields[2] = "-".into();
+        }
+    }
+    if f.xfen_standard_rooks {
+        let ranks: Vec<&str> = board.split('/').collect();
+        let rook_on = |rank: Option<&&str>, file: usize, rook: char| {
+            let mut at = 0;
+            for c in rank.map_or("", |r| r).chars() {
+                match c.to_digit(10) {
+                    Some(n) => at += n as usize,
+                    None => {
+                        if at == file && c == rook {
+                            return true;
+                        }
+                        at += 1;
+                    }
+                }
+            }
+            false
+        };
+        let kept: String = castling
+            .chars()
+            .filter(|c| match c {
+                'K' => rook_on(ranks.get(7), 7, 'R'),
+                'Q' => rook_on(ranks.get(7), 0, 'R'),
+                'k' => rook_on(ranks.first(), 7, 'r'),
+                'q' => rook_on(ranks.first(), 0, 'r'),
+                _ => true,
+            })
+            .collect();
+        fields[2] = if kept.is_empty() { "-".into() } else { kept };
+    }
+    fields.join(" ")
 }
 
 /// `pos` with every castling right of `start` given back whose king and

@@ -18,9 +18,11 @@
 //! | [`proxy`] | the relay between a GUI and an engine: sans-IO session plus I/O loop |
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
+//! | [`book`] | opening books: starts, plies, engine balance, uniqueness, shards, EPD/PGN |
 //! | [`conformance`] | the castling conformance suite |
 //! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
+//! | [`keyword`] | the error of every parser of a word from a fixed list |
 //! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
 //! | [`platform`] | the only module that knows the OS: engine processes, pipes, signals (POSIX and Windows) |
 //! | [`cli`] | one file per subcommand: arguments to a validated config to a library call |
@@ -29,11 +31,13 @@
 //! which is any position); `uci_client` talks to engines uci960 does not own;
 //! `builtin_engine` is the engine uci960 is.
 
+pub mod book;
 pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;
 pub mod files;
 pub mod game;
+pub mod keyword;
 pub mod notation;
 pub mod perft;
 pub mod platform;

@@ -7,6 +7,13 @@
 //! The largest accepted value is [`MAX_SECONDS`] (a million seconds, eleven
 //! and a half days): longer than any game or timeout, and small enough
 //! that adding it to a clock reading can never overflow.
+//!
+//! ```
+//! use std::time::Duration;
+//! use uci960::seconds::parse;
+//! assert_eq!(parse("1:30"), Ok(Duration::from_secs(90)));
+//! assert!(parse("1e300").is_err());
+//! ```
 
 use std::time::Duration;
 
@@ -87,15 +94,17 @@ pub fn parse_positive(text: &str) -> Result<Duration, SecondsError> {
     Ok(d)
 }
 
-/// For clap's `value_parser`: clap names the flag and the value, this the
-/// reason; the usage error exits 2.
-pub fn positive_arg(text: &str) -> Result<Duration, String> {
-    parse_positive(text).map_err(|e| e.to_string())
+/// A config key's seconds that are not a positive number of seconds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {error}")]
+pub struct KeySecondsError {
+    pub key: &'static str,
+    pub error: SecondsError,
 }
 
 /// A config key's seconds (a TOML number), checked, the key named.
-pub fn config_key(key: &str, value: f64) -> Result<Duration, String> {
-    positive_f64(value).map_err(|e| format!("{key}: {e}"))
+pub fn config_key(key: &'static str, value: f64) -> Result<Duration, KeySecondsError> {
+    positive_f64(value).map_err(|error| KeySecondsError { key, error })
 }
 
 #[cfg(test)]
@@ -146,7 +155,7 @@ mod tests {
         assert!(positive_f64(f64::NAN).is_err());
         assert!(positive_f64(1e300).is_err());
         assert_eq!(
-            config_key("silence-timeout", -2.0).unwrap_err(),
+            config_key("silence-timeout", -2.0).unwrap_err().to_string(),
             "silence-timeout: '-2.0' is negative; seconds are 0 or more"
         );
     }

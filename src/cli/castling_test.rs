@@ -1,24 +1,36 @@
-//! `uci960 castling-test [--depth N] [--json FILE] [--only CHECK,...] [--]
-//! [ENGINE [ARGS...]]`: the castling conformance suite against one engine
-//! (the built-in one when none is given). Prints a table, one row per
-//! check; exit 0 when nothing failed, 1 when a check failed, 2 for usage
-//! errors, 3 for engines that cannot be started (see [`super::exit`]).
+//! `uci960 castling-test [OPTIONS] [--engine KEY=VALUE...]... [--] [ENGINE
+//! [ARGS...]]`: the castling conformance suite against one or more engines
+//! (the built-in one when none is given), each optionally also through
+//! `uci960 proxy` (`--through-proxy`). Prints a table, one row per check
+//! (one column per engine when there are several), the failures with their
+//! diagnoses and the distinct diagnoses with one minimal reproducer each;
+//! writes JSON (`--json`) and JUnit XML (`--junit`) for CI.
+//!
+//! Exit status ([`super::exit`]): 0 when no check failed, 1 when one did,
+//! 2 for usage errors, 3 when an engine cannot be started (the other
+//! engines still run) or a report cannot be written, 128+signal when
+//! interrupted. The report files are written before stdout, so that a
+//! closed stdout does not cost them.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::conformance::engine_driver::EngineDriver;
-use crate::conformance::report::CheckName;
+use crate::conformance::engine_driver::{EngineDriver, EngineSetup, SEARCH_TIMEOUT};
+use crate::conformance::junit::junit_xml;
+use crate::conformance::report::{CheckName, SuiteReport};
 use crate::conformance::suite::{
     DEFAULT_DFRC_POSITIONS, DEFAULT_PERFT_DEPTH, DEFAULT_SEARCH_DEPTH, Material, Options,
     planned_steps, run as run_suite,
 };
+use crate::conformance::table::{engines_table, proxy_table};
 use crate::notation::fen::FenFlavour;
 use crate::uci_client::EngineCommand;
+use crate::uci_client::command::{EngineConfig, group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug)]
 pub struct CastlingTestArgs {
@@ -32,7 +44,7 @@ pub struct CastlingTestArgs {
     #[arg(long, default_value_t = DEFAULT_DFRC_POSITIONS)]
     pub dfrc_positions: usize,
     /// FEN castling field given to the engine: shredder (`HAha`, the UCI
-    /// form) or xfen (`KQkq`).
+    /// form) or xfen (`KQkq`). `fen=` in an `--engine` spec overrides it.
     #[arg(long, default_value_t = FenFlavour::Shredder, value_name = "shredder|xfen")]
     pub fen: FenFlavour,
     /// Leave out the Double Fischer Random positions (Black's rook files
@@ -42,11 +54,32 @@ pub struct CastlingTestArgs {
     /// Also write the report as JSON (check names as keys) to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Also write the report as JUnit XML (one test case per check) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Run only these checks (comma separated).
     #[arg(long, value_delimiter = ',', value_name = "CHECK,...")]
     pub only: Vec<CheckName>,
+    /// Stop at the first crash, stall or unreadable answer (the later
+    /// checks are skipped) instead of restarting the engine and going on.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Seconds a `go depth N` may take before the engine counts as stalled.
+    #[arg(long, value_name = "SECONDS", default_value_t = SEARCH_TIMEOUT.as_secs_f64())]
+    pub timeout: f64,
+    /// Also run every check through `uci960 proxy` and show what the proxy
+    /// repairs and what it cannot.
+    #[arg(long)]
+    pub through_proxy: bool,
+    /// With --through-proxy: the FEN flavour the proxy gives the engine.
+    #[arg(long, value_name = "shredder|xfen", requires = "through_proxy")]
+    pub engine_fen: Option<FenFlavour>,
+    /// An engine, as in `match`: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR]
+    /// [option.NAME=VALUE]... [fen=shredder|xfen]. Give it once per engine.
+    #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine_specs: Vec<String>,
     /// The engine command and its arguments; the built-in engine when
-    /// missing.
+    /// neither this nor --engine is given.
     #[arg(
         trailing_var_arg = true,
         allow_hyphen_values = true,
@@ -55,56 +88,85 @@ pub struct CastlingTestArgs {
     pub engine: Vec<String>,
 }
 
-pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
-    let cmd = match args.engine.split_first() {
-        Some((program, rest)) => EngineCommand::new(program).with_args(rest.iter().cloned()),
-        None => EngineCommand::builtin(),
-    };
-    let options = Options {
-        perft_depth: args.depth,
-        search_depth: args.search_depth,
-        only: (!args.only.is_empty()).then(|| args.only.clone()),
-        dfrc_positions: args.dfrc_positions,
-        fen: args.fen,
-        skip_dfrc: args.skip_dfrc,
-    };
-    // A signal wakes every wait on the engine; the suite then ends at once
-    // (each step fails fast) and the command exits with 128 + signal.
-    crate::platform::interrupt::install(None).context("installing the signal handler")?;
-    let started = EngineDriver::start(&cmd);
-    if let Some(code) = interrupted() {
-        return Ok(code);
-    }
-    let mut driver = started.with_context(|| format!("cannot start engine '{}'", cmd.display()))?;
+/// One engine to test: how to start it, its column title, its FEN flavour.
+struct Subject {
+    setup: EngineSetup,
+    name: Option<String>,
+    fen: FenFlavour,
+}
 
-    let material = Material::generate(&options);
-    let bar = ProgressBar::new(planned_steps(&material, &options));
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg:<18} [{bar:30}] {pos}/{len} {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    let report = run_suite(&mut driver, &material, &options, &mut |p| {
-        bar.set_message(p.check.as_str());
-        bar.set_position(p.done);
-    });
-    bar.finish_and_clear();
-    driver.quit();
-    if let Some(code) = interrupted() {
-        return Ok(code);
+/// The engines of the command line: `--engine` specs (the match parser),
+/// the trailing ENGINE, or the built-in engine.
+fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Subject>> {
+    let subject = |cmd: EngineCommand, options: Vec<(String, String)>, name, fen| Subject {
+        setup: EngineSetup {
+            cmd,
+            options,
+            search_timeout: timeout,
+        },
+        name,
+        fen,
+    };
+    if args.engine_specs.is_empty() {
+        let cmd = match args.engine.split_first() {
+            Some((program, rest)) => EngineCommand::new(program).with_args(rest.iter().cloned()),
+            None => EngineCommand::builtin(),
+        };
+        return Ok(vec![subject(cmd, Vec::new(), None, args.fen)]);
     }
+    if !args.engine.is_empty() {
+        bail!("give the engines either with --engine or as a trailing ENGINE, not both");
+    }
+    let argv: Vec<String> = std::env::args().collect();
+    let mut out = Vec::new();
+    for (i, tokens) in group_engine_tokens(&args.engine_specs, &argv)
+        .iter()
+        .enumerate()
+    {
+        let e: EngineConfig = parse_engine_tokens(tokens)?;
+        if e.tc.is_some() || e.nodes.is_some() || e.depth.is_some() || e.st.is_some() {
+            bail!(
+                "--engine {}: tc=, nodes=, depth= and st= are match settings; castling-test uses --depth and --search-depth",
+                i + 1
+            );
+        }
+        let cmd = e
+            .command()
+            .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
+        let options = e
+            .option_pairs()
+            .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
+        out.push(subject(
+            cmd,
+            options,
+            e.name.clone(),
+            e.fen.unwrap_or(args.fen),
+        ));
+    }
+    Ok(out)
+}
 
-    // The file first: a closed stdout must not cost it.
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report.to_json())?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
+/// The same engine behind `uci960 proxy` (this binary).
+fn through_proxy(
+    setup: &EngineSetup,
+    engine_fen: Option<FenFlavour>,
+) -> anyhow::Result<EngineSetup> {
+    let exe = std::env::current_exe().context("cannot find this program to run `uci960 proxy`")?;
+    let mut args = vec!["proxy".to_string()];
+    if let Some(fen) = engine_fen {
+        args.push("--engine-fen".into());
+        args.push(fen.to_string());
     }
-    super::output::emit(&report.render())?;
-    Ok(if report.failed() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    args.push("--".into());
+    args.push(setup.cmd.program.display().to_string());
+    args.extend(setup.cmd.args.iter().cloned());
+    Ok(EngineSetup {
+        cmd: EngineCommand {
+            program: exe,
+            args,
+            dir: setup.cmd.dir.clone(),
+        },
+        ..setup.clone()
     })
 }
 
@@ -113,4 +175,129 @@ fn interrupted() -> Option<ExitCode> {
     let sig = crate::platform::interrupt::received()?;
     eprintln!("uci960: interrupted by signal {sig}; no report");
     Some(ExitCode::from(crate::platform::interrupt::exit_code(sig)))
+}
+
+/// Runs the suite on one engine setup; `None` when it cannot be started
+/// (the error is printed).
+fn run_one(setup: &EngineSetup, options: &Options, name: Option<&str>) -> Option<SuiteReport> {
+    let mut driver = match EngineDriver::start(setup) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("uci960: cannot start engine '{}': {e}", setup.cmd.display());
+            return None;
+        }
+    };
+    let material = Material::generate(options);
+    let bar = ProgressBar::new(planned_steps(&material, options));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg:<18} [{bar:30}] {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let mut report = run_suite(&mut driver, &material, options, &mut |p| {
+        bar.set_message(p.check.as_str());
+        bar.set_position(p.done);
+    });
+    bar.finish_and_clear();
+    driver.quit();
+    if let Some(name) = name {
+        report.engine = name.to_string();
+    }
+    Some(report)
+}
+
+pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        bail!(
+            "--timeout {}: not a positive number of seconds",
+            args.timeout
+        );
+    }
+    let subjects = subjects(&args, Duration::from_secs_f64(args.timeout))?;
+    // A signal wakes every wait on the engine; the suite then stops (no
+    // restart), and the command exits with 128 + signal.
+    crate::platform::interrupt::install(None).context("installing the signal handler")?;
+    let mut runs: Vec<SuiteReport> = Vec::new();
+    let mut text = String::new();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut could_not_start = false;
+    for s in &subjects {
+        let options = Options {
+            perft_depth: args.depth,
+            search_depth: args.search_depth,
+            only: (!args.only.is_empty()).then(|| args.only.clone()),
+            dfrc_positions: args.dfrc_positions,
+            fen: s.fen,
+            skip_dfrc: args.skip_dfrc,
+            fail_fast: args.fail_fast,
+        };
+        let direct = run_one(&s.setup, &options, s.name.as_deref());
+        if let Some(code) = interrupted() {
+            return Ok(code);
+        }
+        let Some(direct) = direct else {
+            could_not_start = true;
+            continue;
+        };
+        text.push_str(&direct.render());
+        runs.push(direct);
+        if args.through_proxy {
+            let proxied_setup = through_proxy(&s.setup, args.engine_fen)?;
+            let name = s.name.as_ref().map(|n| format!("{n} (uci960)"));
+            let proxied = run_one(&proxied_setup, &options, name.as_deref());
+            if let Some(code) = interrupted() {
+                return Ok(code);
+            }
+            let Some(mut proxied) = proxied else {
+                could_not_start = true;
+                continue;
+            };
+            proxied.through_proxy = true;
+            text.push('\n');
+            text.push_str(&proxied.render());
+            runs.push(proxied);
+            pairs.push((runs.len() - 2, runs.len() - 1));
+        }
+    }
+    for &(d, p) in &pairs {
+        text.push('\n');
+        text.push_str(&proxy_table(&runs[d], &runs[p]));
+    }
+    if runs.len() > 1 {
+        text.push('\n');
+        let all: Vec<&SuiteReport> = runs.iter().collect();
+        text.push_str(&engines_table(&all));
+    }
+    write_reports(&args, &runs)?;
+    super::output::emit(&text)?;
+    if could_not_start {
+        return Ok(ExitCode::from(super::exit::RUNTIME));
+    }
+    Ok(if runs.iter().any(SuiteReport::failed) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `--json` (one engine direct: the report; otherwise `{"passed", "runs"}`)
+/// and `--junit`.
+fn write_reports(args: &CastlingTestArgs, runs: &[SuiteReport]) -> anyhow::Result<()> {
+    if let Some(path) = &args.json {
+        let json = match runs {
+            [one] => one.to_json(),
+            _ => serde_json::json!({
+                "passed": !runs.iter().any(SuiteReport::failed),
+                "runs": runs.iter().map(SuiteReport::to_json).collect::<Vec<_>>(),
+            }),
+        };
+        let text = serde_json::to_string_pretty(&json)?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, junit_xml(runs))
+            .with_context(|| format!("cannot write JUnit report to {}", path.display()))?;
+    }
+    Ok(())
 }

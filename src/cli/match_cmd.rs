@@ -90,7 +90,7 @@ pub struct MatchArgs {
     pub margin: Option<u64>,
     /// Seconds an engine may stay silent (no readyok, no bestmove) when it
     /// has no clock, before the game is lost as stalled.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub timeout: Option<Duration>,
 }
 
@@ -151,12 +151,11 @@ fn limits_of(
 ) -> anyhow::Result<Limits> {
     Ok(Limits {
         tc: tc
-            .map(|t| t.parse().map_err(|e: String| anyhow!(e)))
+            .map(|t| t.parse::<crate::game::clock::TimeControl>())
             .transpose()?,
         movetime: st
             .map(|s| crate::seconds::config_key("st", s))
-            .transpose()
-            .map_err(anyhow::Error::msg)?,
+            .transpose()?,
         nodes,
         depth,
     })
@@ -283,7 +282,7 @@ fn resolve(args: MatchArgs) -> anyhow::Result<Settings> {
     let start: MethodSpec = start_text.parse()?;
     let timeout = match (args.timeout, config.timeout) {
         (Some(t), _) => t,
-        (None, Some(t)) => crate::seconds::config_key("timeout", t).map_err(anyhow::Error::msg)?,
+        (None, Some(t)) => crate::seconds::config_key("timeout", t)?,
         (None, None) => Duration::from_secs(30),
     };
     Ok(Settings {
@@ -388,7 +387,7 @@ fn read_done(path: &Path, plan: &MatchPlan) -> anyhow::Result<Vec<GameSummary>> 
             .tag("Termination")
             .ok_or_else(|| anyhow!("{}: no Termination tag", at()))?
             .parse()
-            .map_err(|e: String| anyhow!("{}: {e}", at()))?;
+            .map_err(|e: crate::keyword::UnknownWord| anyhow!("{}: {e}", at()))?;
         let errors = |tag: &str| g.tag(tag).and_then(|v| v.parse().ok()).unwrap_or(0u32);
         let mut notation_errors = [0; 2];
         notation_errors[w] = errors("WhiteNotationErrors");

@@ -2,6 +2,7 @@
 //! library calls and output.
 
 pub mod analyze;
+pub mod book;
 pub mod castling_test;
 pub mod engine;
 pub mod exit;
@@ -41,6 +42,8 @@ pub enum Command {
     Proxy(proxy::ProxyArgs),
     /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
     Match(Box<match_cmd::MatchArgs>),
+    /// Write an opening book (EPD or PGN): starts, plies, engine filter, shards.
+    Book(Box<book::BookArgs>),
 }
 
 /// Runs the chosen command.
@@ -53,6 +56,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::CastlingTest(args) => castling_test::run(args),
         Command::Proxy(args) => proxy::run(args),
         Command::Match(args) => match_cmd::run(*args),
+        Command::Book(args) => book::run(*args),
     }
 }
 

@@ -44,7 +44,7 @@ pub struct ProxyArgs {
     pub log: Option<PathBuf>,
     /// Seconds without `readyok`/`bestmove` after `isready`/`stop` before
     /// the proxy reports a silent engine.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::positive_arg)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub silence_timeout: Option<Duration>,
     /// The engine program: another spelling of a trailing ENGINE without
     /// arguments (cutechess-cli and fastchess users type `--engine`).

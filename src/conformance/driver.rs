@@ -2,6 +2,7 @@
 //! implementation drives a child process through the UCI client
 //! (`crate::uci_client`), the unit tests use an engine made of shakmaty.
 
+use super::diagnosis::{Diagnosis, FailureKind};
 use super::perft::Divide;
 
 /// An engine under test, after its `uci` handshake (and, when it declares
@@ -21,9 +22,14 @@ pub trait Driver {
     /// Sends `position` and `go perft depth`; the divide, or `None` when the
     /// engine does not answer `go perft` with one.
     fn perft(&mut self, position: &str, depth: u32) -> Result<Option<Divide>, DriverError>;
+    /// Ends the engine process (after a crash, stall or unreadable answer)
+    /// and starts a new one with the same handshake. An error means the
+    /// engine cannot be started again.
+    fn restart(&mut self) -> Result<(), DriverError>;
 }
 
-/// The engine failed in a way that stops the suite.
+/// The engine failed to answer: the suite records the kind, restarts the
+/// engine and goes on (or, with `--fail-fast`, stops).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DriverError {
     #[error("engine did not answer within {seconds} s after '{sent}'")]
@@ -32,4 +38,22 @@ pub enum DriverError {
     Exited(String),
     #[error("engine answer could not be read: {0}")]
     Protocol(String),
+}
+
+impl DriverError {
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            DriverError::Timeout { .. } => FailureKind::Stall,
+            DriverError::Exited(_) => FailureKind::Crash,
+            DriverError::Protocol(_) => FailureKind::Unreadable,
+        }
+    }
+
+    pub fn diagnosis(&self) -> Diagnosis {
+        match self {
+            DriverError::Timeout { .. } => Diagnosis::Stall,
+            DriverError::Exited(_) => Diagnosis::Crash,
+            DriverError::Protocol(_) => Diagnosis::Unreadable,
+        }
+    }
 }

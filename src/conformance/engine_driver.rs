@@ -6,6 +6,9 @@
 //! and answers `bestmove`; one that starts an endless search instead gets
 //! `stop` after a few seconds without a divide line. Either way the answer
 //! is "no perft".
+//!
+//! [`Driver::restart`] ends the process (`quit`, SIGTERM, SIGKILL) and
+//! starts a new one with the same command, options and handshake.
 
 use std::time::{Duration, Instant};
 
@@ -17,17 +20,39 @@ use super::perft::{Divide, DivideReader};
 
 /// How long the handshake and `isready` may take.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a `go depth N` of the suite may take.
-pub const SEARCH_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a `go depth N` of the suite may take by default (`--timeout`):
+/// depth 3 takes milliseconds; an engine silent this long has stalled.
+pub const SEARCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one `go perft N` may take in total.
 pub const PERFT_TIMEOUT: Duration = Duration::from_secs(300);
 /// How long to wait for the first divide line before deciding that the
 /// engine has no perft.
 pub const PERFT_FIRST_LINE: Duration = Duration::from_secs(5);
 
+/// How an engine is started and how long it may think.
+#[derive(Clone, Debug)]
+pub struct EngineSetup {
+    pub cmd: EngineCommand,
+    /// `setoption` name and value pairs sent after the handshake.
+    pub options: Vec<(String, String)>,
+    /// How long a `go depth N` may take before the engine counts as stalled.
+    pub search_timeout: Duration,
+}
+
+impl EngineSetup {
+    pub fn new(cmd: EngineCommand) -> EngineSetup {
+        EngineSetup {
+            cmd,
+            options: Vec::new(),
+            search_timeout: SEARCH_TIMEOUT,
+        }
+    }
+}
+
 pub struct EngineDriver {
     engine: UciEngine,
     declared: bool,
+    setup: EngineSetup,
 }
 
 fn driver_error(err: EngineError) -> DriverError {
@@ -45,14 +70,26 @@ fn driver_error(err: EngineError) -> DriverError {
 impl EngineDriver {
     /// Starts the engine and runs the handshake; turns `UCI_Chess960` on
     /// when the engine declares it.
-    pub fn start(cmd: &EngineCommand) -> Result<EngineDriver, EngineError> {
-        let mut engine = UciEngine::start(cmd, STARTUP_TIMEOUT)?;
+    pub fn start(setup: &EngineSetup) -> Result<EngineDriver, EngineError> {
+        let (engine, declared) = Self::launch(setup)?;
+        Ok(EngineDriver {
+            engine,
+            declared,
+            setup: setup.clone(),
+        })
+    }
+
+    fn launch(setup: &EngineSetup) -> Result<(UciEngine, bool), EngineError> {
+        let mut engine = UciEngine::start(&setup.cmd, STARTUP_TIMEOUT)?;
         let declared = engine.handshake().chess960();
+        for (name, value) in &setup.options {
+            engine.set_option(name, value)?;
+        }
         if declared {
             engine.set_option("UCI_Chess960", "true")?;
         }
         engine.is_ready(STARTUP_TIMEOUT)?;
-        Ok(EngineDriver { engine, declared })
+        Ok((engine, declared))
     }
 
     /// `quit`, then terminate and kill if needed; always reaped.
@@ -90,6 +127,9 @@ impl Driver for EngineDriver {
 
     fn handshake_lines(&self) -> Vec<String> {
         let mut lines = vec!["uci".to_string()];
+        for (name, value) in &self.setup.options {
+            lines.push(format!("setoption name {name} value {value}"));
+        }
         if self.declared {
             lines.push("setoption name UCI_Chess960 value true".into());
         }
@@ -106,11 +146,11 @@ impl Driver for EngineDriver {
         let params = GoParams::parse(go);
         let result = self
             .engine
-            .go(&params, SEARCH_TIMEOUT)
+            .go(&params, self.setup.search_timeout)
             .map_err(|e| match e {
                 EngineError::Timeout { .. } => DriverError::Timeout {
                     sent: go.to_string(),
-                    seconds: SEARCH_TIMEOUT.as_secs(),
+                    seconds: self.setup.search_timeout.as_secs(),
                 },
                 other => driver_error(other),
             })?;
@@ -151,10 +191,20 @@ impl Driver for EngineDriver {
                 }
                 None => {
                     // Probably searching: stop it and take the bestmove.
-                    self.engine.stop(SEARCH_TIMEOUT).map_err(driver_error)?;
+                    self.engine
+                        .stop(self.setup.search_timeout)
+                        .map_err(driver_error)?;
                     return Ok(None);
                 }
             }
         }
+    }
+
+    fn restart(&mut self) -> Result<(), DriverError> {
+        let (engine, declared) = Self::launch(&self.setup)
+            .map_err(|e| DriverError::Exited(format!("cannot restart the engine: {e}")))?;
+        std::mem::replace(&mut self.engine, engine).quit();
+        self.declared = declared;
+        Ok(())
     }
 }

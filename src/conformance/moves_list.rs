@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, CastlingMode, Chess, FromSetup, Move, Position, Role};
+use shakmaty::{Bitboard, CastlingMode, Chess, FromSetup, Move, Position, Role, Square};
 
 use super::perft_sets::dfrc_positions;
 use crate::start::{BackRank, POSITIONS, StartPosition};
@@ -160,6 +160,62 @@ pub fn moves_list_scenarios() -> Vec<MovesListScenario> {
     out
 }
 
+/// The positions an engine reaches when it applies the castle of a
+/// scenario wrongly (and the moves after it as far as they stay legal):
+/// only the king moved to its destination, only the rook moved, or the
+/// king took its own rook. An answer legal only there shows a misapplied
+/// castle rather than a dropped one.
+pub fn misapplied_positions(s: &MovesListScenario) -> Vec<Chess> {
+    let Move::Castle { king, rook } = s.moves[s.castle_at] else {
+        return Vec::new();
+    };
+    let before = &s.dropped;
+    let side = shakmaty::CastlingSide::from_king_side(king < rook);
+    let king_to = Square::from_coords(side.king_to_file(), king.rank());
+    let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
+    let variants: [&[(Square, Option<Square>)]; 3] = [
+        &[(king, Some(king_to))],
+        &[(rook, Some(rook_to))],
+        &[(rook, None), (king, Some(rook))],
+    ];
+    let mut out = Vec::new();
+    for variant in variants {
+        let mut setup = before.to_setup(shakmaty::EnPassantMode::Legal);
+        let mut ok = true;
+        for &(from, to) in variant {
+            let Some(piece) = setup.board.remove_piece_at(from) else {
+                ok = false;
+                break;
+            };
+            if let Some(to) = to {
+                if setup.board.piece_at(to).is_some() {
+                    ok = false;
+                    break;
+                }
+                setup.board.set_piece_at(to, piece);
+            }
+        }
+        if !ok {
+            continue;
+        }
+        setup.castling_rights &= !Bitboard::from(before.turn().backrank());
+        setup.turn = !setup.turn;
+        let Ok(mut pos) = Chess::from_setup(setup, CastlingMode::Chess960) else {
+            continue;
+        };
+        for &m in &s.moves[s.castle_at + 1..] {
+            let Ok(m) = UciMove::from_move(m, CastlingMode::Chess960).to_move(&pos) else {
+                break;
+            };
+            pos.play_unchecked(m);
+        }
+        if pos.board() != s.end.board() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +239,11 @@ mod tests {
         assert!(all.iter().any(|s| s.label.starts_with("DFRC")));
         for s in &all {
             assert_ne!(s.end.turn(), s.dropped.turn(), "{}", s.label);
+            // The misapplied positions are different games, not the right one.
+            for p in misapplied_positions(s) {
+                assert_ne!(p.board(), s.end.board(), "{}", s.label);
+            }
         }
+        assert!(all.iter().any(|s| !misapplied_positions(s).is_empty()));
     }
 }

@@ -1,11 +1,17 @@
 //! The suite's results: one report per check (pass, fail, or skip with the
-//! reason), the failures with the FEN and the UCI lines that reproduce
-//! them, a plain-text table and the JSON form (check names as keys).
+//! reason), the failures with the FEN, the UCI lines that reproduce them,
+//! how each failed (wrong answer, unreadable, crash, stall) and what it
+//! means (its [`Diagnosis`]); a plain-text table ending with the distinct
+//! diagnoses and one minimal reproducer each, and the JSON form (check
+//! names as keys).
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
+
+use super::diagnosis::{Diagnosis, FailureKind, piece_count};
 
 /// The checks, in the order they run and are printed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, PartialOrd, Ord)]
@@ -26,10 +32,12 @@ pub enum CheckName {
     RightsTracking,
     #[serde(rename = "moves-list-castle")]
     MovesListCastle,
+    #[serde(rename = "hidden-state")]
+    HiddenState,
 }
 
 impl CheckName {
-    pub const ALL: [CheckName; 8] = [
+    pub const ALL: [CheckName; 9] = [
         CheckName::DeclaresChess960,
         CheckName::PerftStart,
         CheckName::PerftMidgame,
@@ -38,6 +46,7 @@ impl CheckName {
         CheckName::CastleNotation,
         CheckName::RightsTracking,
         CheckName::MovesListCastle,
+        CheckName::HiddenState,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -50,6 +59,7 @@ impl CheckName {
             CheckName::CastleNotation => "castle-notation",
             CheckName::RightsTracking => "rights-tracking",
             CheckName::MovesListCastle => "moves-list-castle",
+            CheckName::HiddenState => "hidden-state",
         }
     }
 }
@@ -96,6 +106,89 @@ pub struct Failure {
     pub reproduce: Vec<String>,
     pub expected: String,
     pub got: String,
+    pub kind: FailureKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<Diagnosis>,
+}
+
+impl Failure {
+    /// A wrong answer, not yet diagnosed.
+    pub fn wrong(
+        label: impl Into<String>,
+        fen: impl Into<String>,
+        reproduce: Vec<String>,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+    ) -> Failure {
+        Failure {
+            label: label.into(),
+            fen: fen.into(),
+            reproduce,
+            expected: expected.into(),
+            got: got.into(),
+            kind: FailureKind::Wrong,
+            diagnosis: None,
+        }
+    }
+
+    pub fn diagnosed(mut self, diagnosis: Diagnosis) -> Failure {
+        self.diagnosis = Some(diagnosis);
+        self
+    }
+
+    /// Smaller is a better reproducer: fewer pieces, fewer lines.
+    fn size(&self) -> (usize, usize, usize) {
+        let chars = self.reproduce.iter().map(String::len).sum();
+        (piece_count(&self.fen), self.reproduce.len(), chars)
+    }
+}
+
+/// Failures of one check by kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Kinds {
+    pub wrong: usize,
+    pub unreadable: usize,
+    pub crash: usize,
+    pub stall: usize,
+}
+
+impl Kinds {
+    fn add(&mut self, kind: FailureKind) {
+        match kind {
+            FailureKind::Wrong => self.wrong += 1,
+            FailureKind::Unreadable => self.unreadable += 1,
+            FailureKind::Crash => self.crash += 1,
+            FailureKind::Stall => self.stall += 1,
+        }
+    }
+
+    pub fn get(&self, kind: FailureKind) -> usize {
+        match kind {
+            FailureKind::Wrong => self.wrong,
+            FailureKind::Unreadable => self.unreadable,
+            FailureKind::Crash => self.crash,
+            FailureKind::Stall => self.stall,
+        }
+    }
+
+    /// `3 crash, 1 stall`: the kinds other than wrong answers, for notes.
+    pub fn engine_failures(&self) -> Option<String> {
+        let parts: Vec<String> = FailureKind::ALL[1..]
+            .iter()
+            .filter(|k| self.get(**k) > 0)
+            .map(|k| format!("{} {}", self.get(*k), k.as_str()))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+}
+
+/// One diagnosis of a check: how often, and the smallest failure with it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnosed {
+    pub diagnosis: Diagnosis,
+    pub line: &'static str,
+    pub count: usize,
+    pub reproducer: Failure,
 }
 
 /// How many failures a report keeps in full (the count is always exact).
@@ -110,6 +203,15 @@ pub struct CheckReport {
     pub positions: usize,
     pub failures: usize,
     pub first_failures: Vec<Failure>,
+    /// Failures by kind (wrong answer, unreadable, crash, stall).
+    pub kinds: Kinds,
+    /// The distinct diagnoses, most frequent first.
+    pub diagnoses: Vec<Diagnosed>,
+    /// Positions left out after the engine failed too often in a row.
+    pub not_run: usize,
+    /// The label of every failing position (for comparing runs).
+    #[serde(skip)]
+    pub failed_labels: Vec<String>,
     /// Extra facts (timings, node counts) for the curious.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -124,6 +226,10 @@ impl CheckReport {
             positions: 0,
             failures: 0,
             first_failures: Vec::new(),
+            kinds: Kinds::default(),
+            diagnoses: Vec::new(),
+            not_run: 0,
+            failed_labels: Vec::new(),
             note: None,
             seconds: 0.0,
         }
@@ -135,21 +241,17 @@ impl CheckReport {
 pub struct Tally {
     report: CheckReport,
     dfrc_failures: usize,
+    diagnoses: BTreeMap<Diagnosis, Diagnosed>,
 }
 
 impl Tally {
     pub fn new(check: CheckName) -> Tally {
+        let mut report = CheckReport::skipped(check, "");
+        report.verdict = Verdict::Pass;
         Tally {
-            report: CheckReport {
-                check,
-                verdict: Verdict::Pass,
-                positions: 0,
-                failures: 0,
-                first_failures: Vec::new(),
-                note: None,
-                seconds: 0.0,
-            },
+            report,
             dfrc_failures: 0,
+            diagnoses: BTreeMap::new(),
         }
     }
 
@@ -160,6 +262,20 @@ impl Tally {
     pub fn fail(&mut self, failure: Failure) {
         self.report.positions += 1;
         self.report.failures += 1;
+        self.report.kinds.add(failure.kind);
+        self.report.failed_labels.push(failure.label.clone());
+        if let Some(d) = failure.diagnosis {
+            let entry = self.diagnoses.entry(d).or_insert_with(|| Diagnosed {
+                diagnosis: d,
+                line: d.line(),
+                count: 0,
+                reproducer: failure.clone(),
+            });
+            entry.count += 1;
+            if failure.size() < entry.reproducer.size() {
+                entry.reproducer = failure.clone();
+            }
+        }
         if self.report.first_failures.len() < KEPT_FAILURES {
             self.report.first_failures.push(failure);
         }
@@ -179,18 +295,43 @@ impl Tally {
         self.report.note = Some(note.into());
     }
 
+    /// Adds to the note (`; ` between parts).
+    pub fn add_note(&mut self, more: impl Into<String>) {
+        let more = more.into();
+        self.report.note = Some(match self.report.note.take() {
+            Some(n) => format!("{n}; {more}"),
+            None => more,
+        });
+    }
+
+    /// Positions left out (the engine failed too often in a row).
+    pub fn not_run(&mut self, positions: usize) {
+        self.report.not_run += positions;
+    }
+
+    pub fn failures(&self) -> usize {
+        self.report.failures
+    }
+
     pub fn finish(mut self, seconds: f64) -> CheckReport {
+        let mut diagnoses: Vec<Diagnosed> =
+            std::mem::take(&mut self.diagnoses).into_values().collect();
+        diagnoses.sort_by(|a, b| b.count.cmp(&a.count).then(a.diagnosis.cmp(&b.diagnosis)));
+        self.report.diagnoses = diagnoses;
+        if let Some(kinds) = self.report.kinds.engine_failures() {
+            self.add_note(format!("engine failures: {kinds} (restarted each time)"));
+        }
+        if self.report.not_run > 0 {
+            let n = self.report.not_run;
+            self.add_note(format!("{n} positions not run"));
+        }
         if self.report.failures > 0 {
             self.report.verdict = Verdict::Fail;
             if self.dfrc_failures == self.report.failures {
-                let all = format!(
+                self.add_note(format!(
                     "all {} failures are DFRC positions (Black's rook files differ from White's)",
                     self.dfrc_failures
-                );
-                self.report.note = Some(match self.report.note.take() {
-                    Some(n) => format!("{n}; {all}"),
-                    None => all,
-                });
+                ));
             }
         } else if self.report.positions == 0 && self.report.verdict == Verdict::Pass {
             self.report.verdict = Verdict::Skip("no position applied".into());
@@ -204,15 +345,70 @@ impl Tally {
 #[derive(Clone, Debug, Serialize)]
 pub struct SuiteReport {
     pub engine: String,
+    /// Run through `uci960 proxy` (`--through-proxy`).
+    pub through_proxy: bool,
     pub perft_depth: u32,
     pub search_depth: u32,
     pub seconds: f64,
     pub checks: Vec<CheckReport>,
 }
 
+/// One distinct diagnosis of the whole run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunDiagnosis {
+    pub diagnosis: Diagnosis,
+    pub line: &'static str,
+    pub count: usize,
+    /// The checks that found it, with their counts.
+    pub checks: Vec<(CheckName, usize)>,
+    /// The check of the reproducer.
+    pub check: CheckName,
+    pub reproducer: Failure,
+}
+
 impl SuiteReport {
     pub fn failed(&self) -> bool {
         self.checks.iter().any(|c| c.verdict == Verdict::Fail)
+    }
+
+    pub fn check(&self, check: CheckName) -> Option<&CheckReport> {
+        self.checks.iter().find(|c| c.check == check)
+    }
+
+    /// The distinct diagnoses over all checks, most frequent first, each
+    /// with the smallest reproducer found.
+    pub fn diagnoses(&self) -> Vec<RunDiagnosis> {
+        let mut all: BTreeMap<Diagnosis, RunDiagnosis> = BTreeMap::new();
+        for c in &self.checks {
+            for d in &c.diagnoses {
+                let entry = all.entry(d.diagnosis).or_insert_with(|| RunDiagnosis {
+                    diagnosis: d.diagnosis,
+                    line: d.line,
+                    count: 0,
+                    checks: Vec::new(),
+                    check: c.check,
+                    reproducer: d.reproducer.clone(),
+                });
+                entry.count += d.count;
+                entry.checks.push((c.check, d.count));
+                if d.reproducer.size() < entry.reproducer.size() {
+                    entry.reproducer = d.reproducer.clone();
+                    entry.check = c.check;
+                }
+            }
+        }
+        let mut out: Vec<RunDiagnosis> = all.into_values().collect();
+        out.sort_by(|a, b| b.count.cmp(&a.count).then(a.diagnosis.cmp(&b.diagnosis)));
+        out
+    }
+
+    /// The engine's name, marked when run through the proxy.
+    pub fn title(&self) -> String {
+        if self.through_proxy {
+            format!("{} through uci960 proxy", self.engine)
+        } else {
+            self.engine.clone()
+        }
     }
 
     /// JSON with the check names as keys.
@@ -226,18 +422,21 @@ impl SuiteReport {
         }
         serde_json::json!({
             "engine": self.engine,
+            "through_proxy": self.through_proxy,
             "perft_depth": self.perft_depth,
             "search_depth": self.search_depth,
             "seconds": self.seconds,
             "passed": !self.failed(),
             "checks": checks,
+            "diagnoses": serde_json::to_value(self.diagnoses()).unwrap_or(serde_json::Value::Null),
         })
     }
 
-    /// The table plus the failure details.
+    /// The table, the failure details, and the distinct diagnoses with one
+    /// minimal reproducer each.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        out.push_str(&format!("castling-test: {}\n\n", self.engine));
+        out.push_str(&format!("castling-test: {}\n\n", self.title()));
         out.push_str(&format!(
             "{:<19} {:<6} {:>9} {:>8} {:>8}  {}\n",
             "check", "result", "positions", "failures", "seconds", "notes"
@@ -271,15 +470,27 @@ impl SuiteReport {
                 }
             ));
             for f in &c.first_failures {
-                out.push_str(&format!("  - {}\n    fen:      {}\n", f.label, f.fen));
+                render_failure(&mut out, f, "  - ");
+            }
+        }
+        let diagnoses = self.diagnoses();
+        if !diagnoses.is_empty() {
+            out.push_str(&format!(
+                "\ndiagnoses ({} distinct, one minimal reproducer each):\n",
+                diagnoses.len()
+            ));
+            for (i, d) in diagnoses.iter().enumerate() {
+                let checks: Vec<String> =
+                    d.checks.iter().map(|(c, n)| format!("{c} {n}")).collect();
                 out.push_str(&format!(
-                    "    expected: {}\n    got:      {}\n",
-                    f.expected, f.got
+                    "\n{}. {}\n   found {} times ({}); reproducer from {}:\n",
+                    i + 1,
+                    d.line,
+                    d.count,
+                    checks.join(", "),
+                    d.check
                 ));
-                out.push_str("    reproduce:\n");
-                for line in &f.reproduce {
-                    out.push_str(&format!("      {line}\n"));
-                }
+                render_failure(&mut out, &d.reproducer, "   ");
             }
         }
         out.push_str(&format!(
@@ -288,6 +499,26 @@ impl SuiteReport {
             self.seconds
         ));
         out
+    }
+}
+
+/// One failure: label, FEN, expected and got, kind, diagnosis, the lines.
+fn render_failure(out: &mut String, f: &Failure, lead: &str) {
+    let pad = " ".repeat(lead.chars().count());
+    out.push_str(&format!("{lead}{}\n{pad}fen:       {}\n", f.label, f.fen));
+    out.push_str(&format!(
+        "{pad}expected:  {}\n{pad}got:       {}\n",
+        f.expected, f.got
+    ));
+    if f.kind != FailureKind::Wrong {
+        out.push_str(&format!("{pad}failure:   {}\n", f.kind.as_str()));
+    }
+    if let Some(d) = f.diagnosis {
+        out.push_str(&format!("{pad}diagnosis: {d}\n"));
+    }
+    out.push_str(&format!("{pad}reproduce:\n"));
+    for line in &f.reproduce {
+        out.push_str(&format!("{pad}  {line}\n"));
     }
 }
 
@@ -308,15 +539,13 @@ mod tests {
     fn json_uses_check_names_as_keys() {
         let mut t = Tally::new(CheckName::ForcedCastle);
         t.pass();
-        t.fail(Failure {
-            label: "x".into(),
-            fen: "f".into(),
-            reproduce: vec!["uci".into()],
-            expected: "e1h1".into(),
-            got: "e1g1".into(),
-        });
+        t.fail(
+            Failure::wrong("x", "f", vec!["uci".into()], "e1h1", "e1g1")
+                .diagnosed(Diagnosis::KingTwoSquares),
+        );
         let report = SuiteReport {
             engine: "e".into(),
+            through_proxy: false,
             perft_depth: 3,
             search_depth: 3,
             seconds: 1.0,
@@ -333,6 +562,8 @@ mod tests {
         assert_eq!(json["checks"]["perft-start"]["reason"], "no perft");
         let text = report.render();
         assert!(text.contains("forced-castle       FAIL"), "{text}");
-        assert!(text.contains("expected: e1h1"), "{text}");
+        assert!(text.contains("expected:  e1h1"), "{text}");
+        assert_eq!(json["diagnoses"][0]["diagnosis"], "king-two-squares");
+        assert!(text.contains("diagnoses (1 distinct"), "{text}");
     }
 }

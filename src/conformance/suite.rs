@@ -2,18 +2,33 @@
 //!
 //! Every engine query starts from `ucinewgame`, so each failure is
 //! reproduced by the handshake lines, `ucinewgame`, one `position` line
-//! and one `go` line, printed with it.
+//! and one `go` line, printed with it (the hidden-state check is the
+//! exception: its point is what happens without `ucinewgame`).
+//!
+//! The run is never cut short: when the engine crashes, stalls or answers
+//! something that cannot be read, the query counts as a failure of that
+//! kind, the engine is restarted and the check goes on with the next
+//! position. A check gives up its remaining positions only after
+//! [`FAILURES_IN_A_ROW`] engine failures in a row (an engine that hangs on
+//! every `go` would otherwise cost the timeout per position); the next
+//! check starts afresh. `fail_fast` keeps the old behaviour: the first
+//! engine failure ends the run and the later checks are skipped.
+//!
+//! The check bodies live beside this file: `suite_perft.rs` (perft with
+//! the drill-down to a minimal position), `suite_bestmove.rs` (forced
+//! castles, rights, moves lists, with the probes that confirm a misread FEN
+//! field) and `suite_hidden.rs` (hidden state).
 
 use std::time::Instant;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Move};
 
-use super::answer::{Answer, castle_notations, classify, is_legal, is_legal_any_notation};
+use super::diagnosis::Diagnosis;
 use super::driver::{Driver, DriverError};
-use super::forced::{Crafted, Forcing, forced_castles};
+use super::forced::{Crafted, forced_castles};
+use super::hidden_state::{HiddenStateScenario, hidden_state_scenarios};
 use super::moves_list::{MovesListScenario, moves_list_scenarios};
-use super::perft::{compare, reference_divide};
 use super::perft_sets::{Labelled, dfrc_positions, midgame_positions, start_positions};
 use super::report::{CheckName, CheckReport, Failure, SuiteReport, Tally};
 use super::rights::{RightsScenario, rights_scenarios};
@@ -33,11 +48,16 @@ pub struct Options {
     /// Leave out Double Fischer Random positions (for engines that do not
     /// claim to play DFRC).
     pub skip_dfrc: bool,
+    /// Stop at the first crash, stall or unreadable answer.
+    pub fail_fast: bool,
 }
 
 pub const DEFAULT_PERFT_DEPTH: u32 = 3;
 pub const DEFAULT_SEARCH_DEPTH: u32 = 3;
 pub const DEFAULT_DFRC_POSITIONS: usize = 200;
+/// Engine failures in a row after which a check leaves out the rest of
+/// its positions.
+pub const FAILURES_IN_A_ROW: usize = 3;
 
 impl Default for Options {
     fn default() -> Self {
@@ -48,12 +68,13 @@ impl Default for Options {
             dfrc_positions: DEFAULT_DFRC_POSITIONS,
             fen: FenFlavour::Shredder,
             skip_dfrc: false,
+            fail_fast: false,
         }
     }
 }
 
 impl Options {
-    fn wants(&self, check: CheckName) -> bool {
+    pub(super) fn wants(&self, check: CheckName) -> bool {
         self.only.as_ref().is_none_or(|only| only.contains(&check))
     }
 }
@@ -74,11 +95,24 @@ pub struct Material {
     pub forced: Vec<Crafted>,
     pub rights: Vec<RightsScenario>,
     pub moves_list: Vec<MovesListScenario>,
+    pub hidden: Vec<HiddenStateScenario>,
 }
 
 impl Material {
     pub fn generate(options: &Options) -> Material {
         let keep = |dfrc: bool| !(dfrc && options.skip_dfrc);
+        let forced: Vec<Crafted> = forced_castles()
+            .into_iter()
+            .filter(|c| keep(c.dfrc))
+            .collect();
+        let rights: Vec<RightsScenario> = rights_scenarios()
+            .into_iter()
+            .filter(|s| keep(s.label.ends_with("dfrc")))
+            .collect();
+        let moves_list: Vec<MovesListScenario> = moves_list_scenarios()
+            .into_iter()
+            .filter(|s| keep(s.label.starts_with("DFRC")))
+            .collect();
         Material {
             starts: start_positions(),
             midgame: midgame_positions(),
@@ -87,27 +121,19 @@ impl Material {
             } else {
                 dfrc_positions(options.dfrc_positions)
             },
-            forced: forced_castles()
-                .into_iter()
-                .filter(|c| keep(c.dfrc))
-                .collect(),
-            rights: rights_scenarios()
-                .into_iter()
-                .filter(|s| keep(s.label.ends_with("dfrc")))
-                .collect(),
-            moves_list: moves_list_scenarios()
-                .into_iter()
-                .filter(|s| keep(s.label.starts_with("DFRC")))
-                .collect(),
+            hidden: hidden_state_scenarios(&forced, &rights, &moves_list),
+            forced,
+            rights,
+            moves_list,
         }
     }
 }
 
-fn uci(m: Move) -> String {
+pub(super) fn uci(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Chess960).to_string()
 }
 
-fn position_line(flavour: FenFlavour, start: &Chess, moves: &[Move]) -> String {
+pub(super) fn position_line(flavour: FenFlavour, start: &Chess, moves: &[Move]) -> String {
     let mut line = format!("position fen {}", position_fen(start, flavour));
     if !moves.is_empty() {
         line.push_str(" moves");
@@ -119,24 +145,24 @@ fn position_line(flavour: FenFlavour, start: &Chess, moves: &[Move]) -> String {
     line
 }
 
-struct Run<'a> {
-    driver: &'a mut dyn Driver,
-    options: &'a Options,
+/// The run ends here (fail-fast, or the engine cannot be restarted).
+#[derive(Clone, Debug)]
+pub(super) struct Stop(pub String);
+
+pub(super) struct Run<'a> {
+    pub driver: &'a mut dyn Driver,
+    pub options: &'a Options,
     progress: &'a mut dyn FnMut(Progress),
     check: CheckName,
     done: u64,
     total: u64,
-    /// The query in flight (label, FEN, reproducer), for the report when
-    /// the engine fails on it.
-    current: Option<(String, String, Vec<String>)>,
+    /// Engine failures in a row in the current check.
+    in_a_row: usize,
+    pub stop: Option<Stop>,
 }
 
 impl Run<'_> {
-    fn at(&mut self, label: &str, fen: String, position: &str, go: &str) {
-        self.current = Some((label.to_string(), fen, self.reproduce(position, go)));
-    }
-
-    fn tick(&mut self) {
+    pub fn tick(&mut self) {
         self.done += 1;
         (self.progress)(Progress {
             check: self.check,
@@ -145,285 +171,116 @@ impl Run<'_> {
         });
     }
 
-    fn reproduce(&self, position: &str, go: &str) -> Vec<String> {
+    /// Starts a check: progress label, failures-in-a-row count.
+    pub fn begin(&mut self, check: CheckName) -> (Tally, Instant) {
+        self.check = check;
+        self.in_a_row = 0;
+        (Tally::new(check), Instant::now())
+    }
+
+    /// Whether the current check should leave out its remaining positions.
+    pub fn giving_up(&self) -> bool {
+        self.stop.is_some() || self.in_a_row >= FAILURES_IN_A_ROW
+    }
+
+    /// Ends a check: remaining positions counted as not run, with why.
+    pub fn finish(&self, mut tally: Tally, started: Instant, left: usize) -> CheckReport {
+        if left > 0 {
+            tally.not_run(left);
+            if let Some(Stop(reason)) = &self.stop {
+                tally.add_note(format!("stopped: {reason}"));
+            } else {
+                tally.add_note(format!(
+                    "gave up after {FAILURES_IN_A_ROW} engine failures in a row"
+                ));
+            }
+        }
+        tally.finish(started.elapsed().as_secs_f64())
+    }
+
+    pub fn reproduce(&self, position: &str, go: &str) -> Vec<String> {
         reproduce_lines(&self.driver.handshake_lines(), position, go)
     }
 
-    fn go(&self) -> String {
+    pub fn go(&self) -> String {
         format!("go depth {}", self.options.search_depth)
     }
 
-    fn ask(&mut self, position: &str) -> Result<String, DriverError> {
-        self.driver.new_game()?;
+    /// Runs one engine query. An engine failure is returned as `Err` after
+    /// the engine has been restarted; with `fail_fast`, or when the engine
+    /// cannot be restarted, the run stops (`self.stop`).
+    pub fn engine<T>(
+        &mut self,
+        query: impl FnOnce(&mut dyn Driver) -> Result<T, DriverError>,
+    ) -> Result<T, DriverError> {
+        match query(self.driver) {
+            Ok(v) => {
+                self.in_a_row = 0;
+                Ok(v)
+            }
+            Err(err) => {
+                self.in_a_row += 1;
+                if let Some(sig) = crate::platform::interrupt::received() {
+                    self.stop = Some(Stop(format!("interrupted by signal {sig}")));
+                } else if self.options.fail_fast {
+                    self.stop = Some(Stop(format!(
+                        "the engine failed during {} ({err}; --fail-fast)",
+                        self.check
+                    )));
+                } else if let Err(again) = self.driver.restart() {
+                    self.stop = Some(Stop(again.to_string()));
+                }
+                Err(err)
+            }
+        }
+    }
+
+    /// `ucinewgame`, `position`, `go depth N`: the engine's bestmove. A
+    /// bestmove that is not even a move (garbage) is an unreadable answer.
+    pub fn ask(&mut self, position: &str) -> Result<String, DriverError> {
         let go = self.go();
-        self.driver.best_move(position, &go)
+        self.engine(|d| {
+            d.new_game()?;
+            readable(d.best_move(position, &go)?)
+        })
     }
 
-    fn perft_check(
-        &mut self,
-        check: CheckName,
-        positions: &[Labelled],
-    ) -> Result<CheckReport, DriverError> {
-        self.check = check;
-        let started = Instant::now();
-        let mut tally = Tally::new(check);
-        let depth = self.options.perft_depth;
-        let (mut engine_secs, mut ours_secs, mut nodes) = (0.0, 0.0, 0u64);
-        for l in positions {
-            let position = position_line(self.options.fen, &l.position, &[]);
-            let fen = position_fen(&l.position, self.options.fen);
-            self.at(&l.label, fen, &position, &format!("go perft {depth}"));
-            let t = Instant::now();
-            let answer = self.driver.perft(&position, depth)?;
-            engine_secs += t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            let reference = reference_divide(&l.position, depth);
-            ours_secs += t.elapsed().as_secs_f64();
-            nodes += reference.total;
-            match answer {
-                None => {
-                    tally.fail(self.perft_failure(l, &position, "a divide", "no divide".into()));
-                }
-                Some(divide) => match compare(&reference, &divide) {
-                    None => tally.pass(),
-                    Some(m) => {
-                        let f = self.perft_failure(l, &position, "", String::new());
-                        tally.fail(Failure {
-                            expected: format!(
-                                "{} nodes in total; {}",
-                                reference.total,
-                                m.mv.as_ref().map_or("every move agrees".to_string(), |mv| {
-                                    format!("{mv}: {}", m.expected)
-                                })
-                            ),
-                            got: m.to_string(),
-                            ..f
-                        });
-                    }
-                },
-            }
-            self.tick();
-        }
-        tally.note(format!(
-            "depth {depth}, {nodes} nodes; engine {engine_secs:.2} s, shakmaty {ours_secs:.2} s (shakmaty/engine time x{:.2})",
-            if engine_secs > 0.0 { ours_secs / engine_secs } else { 0.0 }
-        ));
-        Ok(tally.finish(started.elapsed().as_secs_f64()))
-    }
-
-    fn perft_failure(&self, l: &Labelled, position: &str, expected: &str, got: String) -> Failure {
+    /// The failure for an engine that did not answer.
+    pub fn engine_failure(
+        &self,
+        label: &str,
+        fen: String,
+        reproduce: Vec<String>,
+        err: &DriverError,
+    ) -> Failure {
         Failure {
-            label: l.label.clone(),
-            fen: position_fen(&l.position, self.options.fen),
-            reproduce: self.reproduce(position, &format!("go perft {}", self.options.perft_depth)),
-            expected: expected.to_string(),
-            got,
+            kind: err.kind(),
+            diagnosis: Some(err.diagnosis()),
+            ..Failure::wrong(label, fen, reproduce, "an answer", err.to_string())
         }
     }
+}
 
-    /// forced-castle and castle-notation share one query per position.
-    fn forced(&mut self, forced: &[Crafted]) -> Result<(CheckReport, CheckReport), DriverError> {
-        self.check = if self.options.wants(CheckName::ForcedCastle) {
-            CheckName::ForcedCastle
-        } else {
-            CheckName::CastleNotation
-        };
-        let started = Instant::now();
-        let mut found = Tally::new(CheckName::ForcedCastle);
-        let mut notation = Tally::new(CheckName::CastleNotation);
-        for c in forced {
-            let position = position_line(self.options.fen, &c.position, &[]);
-            let go = self.go();
-            self.at(
-                &c.label(),
-                position_fen(&c.position, self.options.fen),
-                &position,
-                &go,
-            );
-            let answer = self.ask(&position)?;
-            let (kxr, standard) = castle_notations(c.castle);
-            let why = match c.forcing {
-                Forcing::OnlyLegalMove => "the only legal move",
-                Forcing::OnlyMateInOne => "the only mate in one",
-            };
-            let failure = |expected: String, got: String| Failure {
-                label: c.label(),
-                fen: position_fen(&c.position, self.options.fen),
-                reproduce: self.reproduce(&position, &self.go()),
-                expected,
-                got,
-            };
-            match classify(&c.position, c.castle, &answer) {
-                Answer::CastleKxR => {
-                    found.pass();
-                    notation.pass();
-                }
-                Answer::CastleKingSquares => {
-                    found.pass();
-                    notation.fail_dfrc(failure(
-                        format!("{kxr} (king takes own rook)"),
-                        format!("{answer} (king's destination square: standard-UCI notation, not Chess960)"),
-                    ), c.dfrc);
-                }
-                Answer::OtherLegal(mv) => found.fail_dfrc(failure(
-                    format!("{kxr}, the castle ({why})"),
-                    format!("{mv} (legal, but not the castle)"),
-                ), c.dfrc),
-                Answer::Illegal(mv) => found.fail_dfrc(failure(
-                    format!("{kxr}, the castle ({why})"),
-                    format!("{mv} (not a legal move; the castle in standard notation would be {standard})"),
-                ), c.dfrc),
-            }
-            self.tick();
-        }
-        let secs = started.elapsed().as_secs_f64();
-        let mut notation = notation.finish(secs);
-        if notation.positions == 0 {
-            notation.verdict = super::report::Verdict::Skip(
-                "the engine never answered with a castle (see forced-castle)".into(),
-            );
-        }
-        Ok((found.finish(secs), notation))
-    }
-
-    fn rights(
-        &mut self,
-        scenarios: &[RightsScenario],
-        perft: bool,
-    ) -> Result<CheckReport, DriverError> {
-        self.check = CheckName::RightsTracking;
-        let started = Instant::now();
-        let mut tally = Tally::new(CheckName::RightsTracking);
-        for s in scenarios {
-            let position = position_line(self.options.fen, &s.start, &s.moves);
-            let (kxr, standard) = castle_notations(s.lost);
-            let handshake = self.driver.handshake_lines();
-            let failure = |go: String, expected: String, got: String| Failure {
-                label: s.label.clone(),
-                fen: position_fen(&s.start, self.options.fen),
-                reproduce: reproduce_lines(&handshake, &position, &go),
-                expected,
-                got,
-            };
-            let dfrc = s.label.ends_with("dfrc");
-            let go = self.go();
-            self.at(
-                &s.label,
-                position_fen(&s.start, self.options.fen),
-                &position,
-                &go,
-            );
-            let answer = self.ask(&position)?;
-            if is_legal_any_notation(&s.end, &answer) {
-                tally.pass();
-            } else if answer == kxr || answer == standard {
-                tally.fail_dfrc(
-                    failure(
-                        self.go(),
-                        format!(
-                            "any legal move but {kxr}: that castling right was lost ({})",
-                            s.how
-                        ),
-                        format!("{answer} (castled with the lost right)"),
-                    ),
-                    dfrc,
-                );
-            } else {
-                tally.fail_dfrc(
-                    failure(
-                        self.go(),
-                        "a legal move".into(),
-                        format!("{answer} (not a legal move)"),
-                    ),
-                    dfrc,
-                );
-            }
-            if perft {
-                let reference = reference_divide(&s.end, 1);
-                match self.driver.perft(&position, 1)? {
-                    Some(divide) => match compare(&reference, &divide) {
-                        None => tally.pass(),
-                        Some(m) => tally.fail_dfrc(
-                            failure(
-                                "go perft 1".into(),
-                                format!("{} legal moves, without {kxr}", reference.total),
-                                m.to_string(),
-                            ),
-                            dfrc,
-                        ),
-                    },
-                    None => tally.fail_dfrc(
-                        failure("go perft 1".into(), "a divide".into(), "no divide".into()),
-                        dfrc,
-                    ),
-                }
-            }
-            self.tick();
-        }
-        tally.note(if perft {
-            format!("{} scenarios, bestmove and perft 1 each", scenarios.len())
-        } else {
-            format!("{} scenarios, bestmove only (no perft)", scenarios.len())
-        });
-        Ok(tally.finish(started.elapsed().as_secs_f64()))
-    }
-
-    fn moves_list(&mut self, scenarios: &[MovesListScenario]) -> Result<CheckReport, DriverError> {
-        self.check = CheckName::MovesListCastle;
-        let started = Instant::now();
-        let mut tally = Tally::new(CheckName::MovesListCastle);
-        for s in scenarios {
-            let position = position_line(self.options.fen, &s.start, &s.moves);
-            let go = self.go();
-            self.at(
-                &s.label,
-                position_fen(&s.start, self.options.fen),
-                &position,
-                &go,
-            );
-            let answer = self.ask(&position)?;
-            let castle = uci(s.moves[s.castle_at]);
-            if is_legal_any_notation(&s.end, &answer) {
-                tally.pass();
-            } else {
-                let got = if is_legal(&s.dropped, &answer) {
-                    format!(
-                        "{answer}: legal only in the position before {castle}; the castle and the moves after it were dropped"
-                    )
-                } else {
-                    format!("{answer} (not a legal move)")
-                };
-                tally.fail_dfrc(
-                    Failure {
-                        label: s.label.clone(),
-                        fen: position_fen(&s.start, self.options.fen),
-                        reproduce: self.reproduce(&position, &self.go()),
-                        expected: format!("a legal move after {castle} and the rest of the list"),
-                        got,
-                    },
-                    s.label.starts_with("DFRC"),
-                );
-            }
-            self.tick();
-        }
-        Ok(tally.finish(started.elapsed().as_secs_f64()))
+/// A bestmove that reads as a UCI move (or the null move); anything else
+/// is an unreadable answer.
+pub(super) fn readable(answer: String) -> Result<String, DriverError> {
+    if answer == "(none)" || UciMove::from_ascii(answer.as_bytes()).is_ok() {
+        Ok(answer)
+    } else {
+        Err(DriverError::Protocol(format!(
+            "bestmove '{answer}' is not a UCI move"
+        )))
     }
 }
 
 /// The handshake, `ucinewgame`, `isready`, the position and the go line.
-fn reproduce_lines(handshake: &[String], position: &str, go: &str) -> Vec<String> {
+pub(super) fn reproduce_lines(handshake: &[String], position: &str, go: &str) -> Vec<String> {
     let mut lines = handshake.to_vec();
     lines.push("ucinewgame".into());
     lines.push("isready".into());
     lines.push(position.to_string());
     lines.push(go.to_string());
     lines
-}
-
-fn with_timing<T>(f: impl FnOnce() -> T) -> (T, f64) {
-    let t = Instant::now();
-    let v = f();
-    (v, t.elapsed().as_secs_f64())
 }
 
 /// How many progress steps a run takes.
@@ -447,12 +304,14 @@ pub fn planned_steps(material: &Material, options: &Options) -> u64 {
     if options.wants(CheckName::MovesListCastle) {
         n += material.moves_list.len();
     }
+    if options.wants(CheckName::HiddenState) {
+        n += material.hidden.len();
+    }
     n as u64
 }
 
-/// Runs the selected checks. An engine that stops answering ends the run:
-/// the check that was running fails with the reason, later checks are
-/// skipped.
+/// Runs the selected checks, all of them, whatever the engine does (see
+/// the module docs for `fail_fast`).
 pub fn run(
     driver: &mut dyn Driver,
     material: &Material,
@@ -471,7 +330,8 @@ pub fn run(
         check: CheckName::DeclaresChess960,
         done: 0,
         total,
-        current: None,
+        in_a_row: 0,
+        stop: None,
     };
 
     if options.wants(CheckName::DeclaresChess960) {
@@ -479,55 +339,31 @@ pub fn run(
         if declares {
             t.pass();
         } else {
-            t.fail(Failure {
-                label: "uci handshake".into(),
-                fen: "-".into(),
-                reproduce: vec!["uci".into()],
-                expected: "option name UCI_Chess960 type check default false".into(),
-                got: "no UCI_Chess960 option before uciok".into(),
-            });
+            t.fail(
+                Failure::wrong(
+                    "uci handshake",
+                    "-",
+                    vec!["uci".into()],
+                    "option name UCI_Chess960 type check default false",
+                    "no UCI_Chess960 option before uciok",
+                )
+                .diagnosed(Diagnosis::NoChess960Option),
+            );
         }
         reports.push(t.finish(0.0));
     }
-
-    let mut stop: Option<String> = (!declares).then(|| {
-        "does not apply: the engine does not declare UCI_Chess960, so it cannot be given Chess960 positions".to_string()
-    });
-
-    // Perft support, probed once on the first start position.
-    let mut perft_supported = None;
-    let mut probe_error: Option<String> = None;
-    let wants_perft = [
-        CheckName::PerftStart,
-        CheckName::PerftMidgame,
-        CheckName::PerftDfrc,
-    ]
-    .into_iter()
-    .any(|c| options.wants(c))
-        || options.wants(CheckName::RightsTracking);
-    if stop.is_none() && wants_perft {
-        let probe = material
-            .starts
-            .first()
-            .map(|l| position_line(options.fen, &l.position, &[]))
-            .unwrap_or_else(|| "position startpos".into());
-        // A failing probe means no usable perft; if the engine is gone,
-        // the next check fails on it and says why.
-        perft_supported = Some(match run.driver.perft(&probe, 1) {
-            Ok(answer) => answer.is_some(),
-            Err(err) => {
-                probe_error = Some(err.to_string());
-                false
+    if !declares {
+        let reason = "does not apply: the engine does not declare UCI_Chess960, so it cannot be given Chess960 positions";
+        for check in CheckName::ALL.into_iter().skip(1) {
+            if options.wants(check) {
+                reports.push(CheckReport::skipped(check, reason));
             }
-        });
+        }
+        return finished(engine, options, started, reports);
     }
-    let no_perft = match &probe_error {
-        None => "the engine does not answer `go perft N` with a divide (Stockfish's `move: count` lines)".to_string(),
-        Some(err) => format!("`go perft 1` failed: {err}"),
-    };
 
-    type Step<'m> = (CheckName, &'m [Labelled]);
-    let perft_checks: [Step; 3] = [
+    let perft = run.probe_perft(material);
+    let perft_checks: [(CheckName, &[Labelled]); 3] = [
         (CheckName::PerftStart, &material.starts),
         (CheckName::PerftMidgame, &material.midgame),
         (CheckName::PerftDfrc, &material.dfrc),
@@ -536,148 +372,76 @@ pub fn run(
         if !options.wants(check) {
             continue;
         }
-        if let Some(reason) = &stop {
-            reports.push(CheckReport::skipped(check, reason.clone()));
-        } else if perft_supported != Some(true) {
-            reports.push(CheckReport::skipped(check, no_perft.clone()));
+        reports.push(if let Some(Stop(reason)) = &run.stop {
+            CheckReport::skipped(check, format!("not run: {reason}"))
+        } else if let Err(why) = &perft {
+            CheckReport::skipped(check, why.clone())
         } else if check == CheckName::PerftDfrc && options.skip_dfrc {
-            reports.push(CheckReport::skipped(
-                check,
-                "DFRC positions left out (--skip-dfrc)",
-            ));
+            CheckReport::skipped(check, "DFRC positions left out (--skip-dfrc)")
         } else {
-            let (result, secs) = with_timing(|| run.perft_check(check, positions));
-            push_or_stop(
-                &mut reports,
-                &mut stop,
-                check,
-                result,
-                secs,
-                run.current.take(),
-            );
-        }
+            run.perft_check(check, positions)
+        });
     }
 
     let wants_forced = options.wants(CheckName::ForcedCastle);
     let wants_notation = options.wants(CheckName::CastleNotation);
     if wants_forced || wants_notation {
-        if let Some(reason) = &stop {
-            for (check, wanted) in [
-                (CheckName::ForcedCastle, wants_forced),
-                (CheckName::CastleNotation, wants_notation),
-            ] {
-                if wanted {
-                    reports.push(CheckReport::skipped(check, reason.clone()));
-                }
-            }
-        } else {
-            let (result, secs) = with_timing(|| run.forced(&material.forced));
-            match result {
-                Ok((found, notation)) => {
-                    if wants_forced {
-                        reports.push(found);
-                    }
-                    if wants_notation {
-                        reports.push(notation);
-                    }
-                }
-                Err(err) => {
-                    let check = if wants_forced {
-                        CheckName::ForcedCastle
-                    } else {
-                        CheckName::CastleNotation
-                    };
-                    push_or_stop(
-                        &mut reports,
-                        &mut stop,
-                        check,
-                        Err(err),
-                        secs,
-                        run.current.take(),
-                    );
-                    if wants_forced && wants_notation {
-                        reports.push(CheckReport::skipped(
-                            CheckName::CastleNotation,
-                            stop.clone().unwrap_or_default(),
-                        ));
-                    }
-                }
-            }
+        let (found, notation) = match &run.stop {
+            Some(Stop(reason)) => (
+                CheckReport::skipped(CheckName::ForcedCastle, format!("not run: {reason}")),
+                CheckReport::skipped(CheckName::CastleNotation, format!("not run: {reason}")),
+            ),
+            None => run.forced(&material.forced),
+        };
+        if wants_forced {
+            reports.push(found);
+        }
+        if wants_notation {
+            reports.push(notation);
         }
     }
 
-    if options.wants(CheckName::RightsTracking) {
-        if let Some(reason) = &stop {
-            reports.push(CheckReport::skipped(
-                CheckName::RightsTracking,
-                reason.clone(),
-            ));
-        } else {
-            let perft = perft_supported == Some(true);
-            let (result, secs) = with_timing(|| run.rights(&material.rights, perft));
-            push_or_stop(
-                &mut reports,
-                &mut stop,
-                CheckName::RightsTracking,
-                result,
-                secs,
-                run.current.take(),
-            );
+    type Step<'r> = Box<dyn FnOnce(&mut Run) -> CheckReport + 'r>;
+    let later: [(CheckName, Step); 3] = [
+        (
+            CheckName::RightsTracking,
+            Box::new(|r: &mut Run| r.rights(&material.rights, perft.is_ok())),
+        ),
+        (
+            CheckName::MovesListCastle,
+            Box::new(|r: &mut Run| r.moves_list(&material.moves_list)),
+        ),
+        (
+            CheckName::HiddenState,
+            Box::new(|r: &mut Run| r.hidden_state(&material.hidden)),
+        ),
+    ];
+    for (check, step) in later {
+        if !options.wants(check) {
+            continue;
         }
+        reports.push(match &run.stop {
+            Some(Stop(reason)) => CheckReport::skipped(check, format!("not run: {reason}")),
+            None => step(&mut run),
+        });
     }
 
-    if options.wants(CheckName::MovesListCastle) {
-        if let Some(reason) = &stop {
-            reports.push(CheckReport::skipped(
-                CheckName::MovesListCastle,
-                reason.clone(),
-            ));
-        } else {
-            let (result, secs) = with_timing(|| run.moves_list(&material.moves_list));
-            push_or_stop(
-                &mut reports,
-                &mut stop,
-                CheckName::MovesListCastle,
-                result,
-                secs,
-                run.current.take(),
-            );
-        }
-    }
+    finished(engine, options, started, reports)
+}
 
-    reports.sort_by_key(|r| r.check);
+fn finished(
+    engine: String,
+    options: &Options,
+    started: Instant,
+    mut checks: Vec<CheckReport>,
+) -> SuiteReport {
+    checks.sort_by_key(|r| r.check);
     SuiteReport {
         engine,
+        through_proxy: false,
         perft_depth: options.perft_depth,
         search_depth: options.search_depth,
         seconds: started.elapsed().as_secs_f64(),
-        checks: reports,
-    }
-}
-
-fn push_or_stop(
-    reports: &mut Vec<CheckReport>,
-    stop: &mut Option<String>,
-    check: CheckName,
-    result: Result<CheckReport, DriverError>,
-    secs: f64,
-    current: Option<(String, String, Vec<String>)>,
-) {
-    match result {
-        Ok(report) => reports.push(report),
-        Err(err) => {
-            let mut t = Tally::new(check);
-            let (label, fen, reproduce) =
-                current.unwrap_or_else(|| ("engine failure".into(), "-".into(), Vec::new()));
-            t.fail(Failure {
-                label,
-                fen,
-                reproduce,
-                expected: "an answer".into(),
-                got: err.to_string(),
-            });
-            reports.push(t.finish(secs));
-            *stop = Some(format!("not run: the engine failed during {check} ({err})"));
-        }
+        checks,
     }
 }

@@ -1,6 +1,7 @@
 //! The suite against the in-process test engine: a correct engine passes
 //! every check, each bug is caught by its check.
 
+use super::diagnosis::{Diagnosis, FailureKind};
 use super::report::{CheckName, SuiteReport, Verdict};
 use super::suite::{Material, Options, run};
 use super::test_engine::{Bug, TestEngine};
@@ -13,6 +14,7 @@ fn material_and_options() -> (Material, Options) {
         dfrc_positions: 20,
         fen: crate::notation::fen::FenFlavour::Shredder,
         skip_dfrc: false,
+        fail_fast: false,
     };
     let mut material = Material::generate(&options);
     // Keep the unit test quick: a slice of each perft set.
@@ -39,14 +41,18 @@ fn failing(report: &SuiteReport) -> Vec<CheckName> {
 
 fn run_bug(bug: Bug) -> SuiteReport {
     let (material, options) = material_and_options();
-    let mut engine = TestEngine { bug };
+    let mut engine = TestEngine::new(bug);
     run(&mut engine, &material, &options, &mut |_| {})
+}
+
+fn diagnoses(report: &SuiteReport) -> Vec<Diagnosis> {
+    report.diagnoses().iter().map(|d| d.diagnosis).collect()
 }
 
 #[test]
 fn correct_engine_passes_everything() {
     let report = run_bug(Bug::None);
-    assert_eq!(report.checks.len(), 8);
+    assert_eq!(report.checks.len(), CheckName::ALL.len());
     for (check, verdict) in verdicts(&report) {
         assert_eq!(verdict, Verdict::Pass, "{check}: {}", report.render());
     }
@@ -57,12 +63,13 @@ fn correct_engine_passes_everything() {
 fn each_bug_is_caught_by_its_check() {
     use CheckName::*;
     let expect = [
-        (Bug::KingSquares, vec![CastleNotation]),
+        (Bug::KingSquares, vec![PerftMidgame, CastleNotation]),
         (Bug::KeepsLostRights, vec![RightsTracking]),
         (Bug::DropsMovesAtCastle, vec![MovesListCastle]),
         (Bug::PerftMissesBFileCastles, vec![PerftMidgame]),
         (Bug::NoChess960, vec![DeclaresChess960]),
         (Bug::NoPerft, vec![]),
+        (Bug::LeaksState, vec![HiddenState]),
     ];
     for (bug, checks) in expect {
         let report = run_bug(bug);
@@ -105,4 +112,113 @@ fn king_squares_failure_carries_a_reproducer() {
         .find(|c| c.check == CheckName::ForcedCastle)
         .unwrap();
     assert_eq!(forced.verdict, Verdict::Pass);
+}
+
+/// The engine writes castles as the king's two-square move, in bestmove
+/// and in its divide (listing `f1g1` twice with the king on f1): every
+/// check runs, and the one diagnosis found is the notation.
+#[test]
+fn king_squares_runs_every_check_and_names_the_notation() {
+    let report = run_bug(Bug::KingSquares);
+    assert!(
+        report
+            .checks
+            .iter()
+            .all(|c| !matches!(&c.verdict, Verdict::Skip(_))),
+        "{}",
+        report.render()
+    );
+    assert_eq!(
+        diagnoses(&report),
+        [Diagnosis::KingTwoSquares],
+        "{}",
+        report.render()
+    );
+    let text = report.render();
+    assert!(text.contains("diagnoses (1 distinct"), "{text}");
+    assert!(text.contains("king's two-square move"), "{text}");
+}
+
+#[test]
+fn each_bug_has_its_own_diagnosis() {
+    let expect = [
+        (Bug::KeepsLostRights, Diagnosis::KeepsLostRights),
+        (Bug::DropsMovesAtCastle, Diagnosis::DropsMovesAtCastle),
+        (
+            Bug::PerftMissesBFileCastles,
+            Diagnosis::PerftMissesLegalCastle,
+        ),
+        (Bug::NoChess960, Diagnosis::NoChess960Option),
+        (Bug::LeaksState, Diagnosis::StateLeaksWithoutNewGame),
+    ];
+    for (bug, diagnosis) in expect {
+        let report = run_bug(bug);
+        assert_eq!(
+            diagnoses(&report),
+            [diagnosis],
+            "{bug:?}:\n{}",
+            report.render()
+        );
+    }
+    // Where the probe cannot keep the moves legal (a DFRC list in which
+    // the other side castles), a misread field looks like a dropped castle.
+    let report = run_bug(Bug::ShredderMisread);
+    let found = diagnoses(&report);
+    assert_eq!(
+        found[0],
+        Diagnosis::ShredderFieldMisread,
+        "{}",
+        report.render()
+    );
+    assert!(
+        found.iter().all(|d| [
+            Diagnosis::ShredderFieldMisread,
+            Diagnosis::DropsMovesAtCastle
+        ]
+        .contains(d)),
+        "{}",
+        report.render()
+    );
+}
+
+/// An engine that exits now and then: restarted, every check runs, the
+/// crashes are counted per check; with fail_fast the run stops.
+#[test]
+fn crashes_are_counted_and_the_run_goes_on() {
+    let (material, options) = material_and_options();
+    let mut engine = TestEngine::new(Bug::Crashes);
+    let report = run(&mut engine, &material, &options, &mut |_| {});
+    assert!(engine.restarts > 10, "{}", engine.restarts);
+    let forced = report.check(CheckName::ForcedCastle).unwrap();
+    assert_eq!(forced.kinds.crash, forced.failures, "{}", report.render());
+    assert!(forced.kinds.crash > 10);
+    assert!(
+        forced
+            .first_failures
+            .iter()
+            .all(|f| f.kind == FailureKind::Crash)
+    );
+    for c in [
+        CheckName::RightsTracking,
+        CheckName::MovesListCastle,
+        CheckName::HiddenState,
+    ] {
+        assert!(report.check(c).unwrap().positions > 0, "{c}");
+    }
+    assert_eq!(diagnoses(&report), [Diagnosis::Crash]);
+
+    let options = super::suite::Options {
+        fail_fast: true,
+        ..options
+    };
+    let mut engine = TestEngine::new(Bug::Crashes);
+    let report = run(&mut engine, &material, &options, &mut |_| {});
+    assert_eq!(engine.restarts, 0);
+    let forced = report.check(CheckName::ForcedCastle).unwrap();
+    assert_eq!(forced.failures, 1);
+    assert!(forced.not_run > 0);
+    assert!(matches!(
+        &report.check(CheckName::MovesListCastle).unwrap().verdict,
+        Verdict::Skip(r) if r.contains("fail-fast")
+    ));
 }

@@ -21,25 +21,80 @@ pub enum Bug {
     PerftMissesBFileCastles,
     NoChess960,
     NoPerft,
+    /// Exits on every fifth `go`.
+    Crashes,
+    /// Drops the side to move's castling rights when the Shredder field's
+    /// files differ between the colours.
+    ShredderMisread,
+    /// Castling rights lost in one `position` line stay lost until
+    /// `ucinewgame`.
+    LeaksState,
 }
 
 pub struct TestEngine {
     pub bug: Bug,
+    pub restarts: usize,
+    gos: usize,
+    /// `LeaksState`: rook squares whose rights were lost since `ucinewgame`.
+    lost: shakmaty::Bitboard,
 }
 
 impl TestEngine {
-    fn setup_position(&self, line: &str) -> Result<Chess, DriverError> {
+    pub fn new(bug: Bug) -> TestEngine {
+        TestEngine {
+            bug,
+            restarts: 0,
+            gos: 0,
+            lost: shakmaty::Bitboard::EMPTY,
+        }
+    }
+
+    fn without(pos: Chess, rights: shakmaty::Bitboard) -> Chess {
+        let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+        setup.castling_rights &= !rights;
+        Chess::from_setup(setup, CastlingMode::Chess960).unwrap_or(pos)
+    }
+}
+
+impl TestEngine {
+    fn setup_position(&mut self, line: &str) -> Result<Chess, DriverError> {
+        let pos = self.read_position(line)?;
+        Ok(match self.bug {
+            Bug::LeaksState => {
+                self.lost |= pos.castles().castling_rights() ^ self.start_rights(line)?;
+                Self::without(pos, self.lost)
+            }
+            _ => pos,
+        })
+    }
+
+    fn start_rights(&self, line: &str) -> Result<shakmaty::Bitboard, DriverError> {
+        let fen = line.strip_prefix("position fen ").unwrap_or("");
+        let fen = fen.split(" moves ").next().unwrap_or("");
+        parse_position(fen)
+            .map(|p| p.castles().castling_rights())
+            .map_err(|_| DriverError::Protocol(format!("cannot read '{line}'")))
+    }
+
+    fn read_position(&self, line: &str) -> Result<Chess, DriverError> {
         let bad = || DriverError::Protocol(format!("cannot read '{line}'"));
         let rest = line.strip_prefix("position fen ").ok_or_else(bad)?;
         let (fen, moves) = match rest.split_once(" moves ") {
             Some((f, m)) => (f, m.split_whitespace().collect::<Vec<_>>()),
             None => (rest, Vec::new()),
         };
-        let start = parse_position(fen).map_err(|_| bad())?;
+        let mut start = parse_position(fen).map_err(|_| bad())?;
+        if self.bug == Bug::ShredderMisread && crate::conformance::diagnosis::files_differ(&start) {
+            let ours = shakmaty::Bitboard::from(start.turn().backrank());
+            start = Self::without(start, ours);
+        }
         let mut pos = start.clone();
         for m in moves {
             let uci = UciMove::from_ascii(m.as_bytes()).map_err(|_| bad())?;
-            let mv = uci.to_move(&pos).map_err(|_| bad())?;
+            // Like Stockfish: the list ends at a move that is not legal.
+            let Ok(mv) = uci.to_move(&pos) else {
+                break;
+            };
             if mv.is_castle() && self.bug == Bug::DropsMovesAtCastle {
                 break;
             }
@@ -69,8 +124,19 @@ impl TestEngine {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let n = self.count(&child, depth.saturating_sub(1));
-            d.moves
-                .insert(UciMove::from_move(m, CastlingMode::Chess960).to_string(), n);
+            let text = if m.is_castle() && self.bug == Bug::KingSquares {
+                castle_notations(m).1
+            } else {
+                UciMove::from_move(m, CastlingMode::Chess960).to_string()
+            };
+            match d.moves.entry(text) {
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    d.duplicates.push(e.key().clone())
+                }
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(n);
+                }
+            }
             d.total += n;
         }
         d
@@ -119,10 +185,15 @@ impl Driver for TestEngine {
     }
 
     fn new_game(&mut self) -> Result<(), DriverError> {
+        self.lost = shakmaty::Bitboard::EMPTY;
         Ok(())
     }
 
     fn best_move(&mut self, position: &str, _go: &str) -> Result<String, DriverError> {
+        self.gos += 1;
+        if self.bug == Bug::Crashes && self.gos.is_multiple_of(5) {
+            return Err(DriverError::Exited("signal 11".into()));
+        }
         let pos = self.setup_position(position)?;
         let chosen = mating_moves(&pos)
             .first()
@@ -141,5 +212,11 @@ impl Driver for TestEngine {
         }
         let pos = self.setup_position(position)?;
         Ok(Some(self.divide(&pos, depth)))
+    }
+
+    fn restart(&mut self) -> Result<(), DriverError> {
+        self.restarts += 1;
+        self.lost = shakmaty::Bitboard::EMPTY;
+        Ok(())
     }
 }

@@ -20,6 +20,7 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
 use super::termination::{GameResult, Outcome, Termination};
+use crate::keyword::UnknownWord;
 use crate::notation::castling::{CastlingNotation, MoveError, Reading, read_move};
 
 /// Which castling notation the arbiter accepts.
@@ -34,13 +35,15 @@ pub enum CastlingPolicy {
 }
 
 impl FromStr for CastlingPolicy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<CastlingPolicy, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<CastlingPolicy, UnknownWord> {
         match s {
             "strict" => Ok(CastlingPolicy::Strict),
             "lenient" => Ok(CastlingPolicy::Lenient),
-            other => Err(format!(
-                "unknown castling policy '{other}' (use strict or lenient)"
+            other => Err(UnknownWord::new(
+                "castling policy",
+                other,
+                "strict or lenient",
             )),
         }
     }

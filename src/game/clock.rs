@@ -14,6 +14,8 @@ use std::time::Duration;
 
 use shakmaty::Color;
 
+use crate::seconds::SecondsError;
+
 /// `moves/base+inc`: `moves` moves in `base`, plus `inc` per move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TimeControl {
@@ -23,21 +25,45 @@ pub struct TimeControl {
     pub inc: Duration,
 }
 
+/// Why a text is not a time control.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "time control '{text}': {reason} (expected [moves/]seconds[+increment], e.g. 40/60+0.6 or 10+0.1)"
+)]
+pub struct TimeControlError {
+    pub text: String,
+    pub reason: TimeControlFault,
+}
+
+/// What is wrong in a time control.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlFault {
+    #[error("moves per period is not a number")]
+    MovesNotANumber,
+    #[error("moves per period must be at least 1")]
+    ZeroMoves,
+    #[error("base time {0}")]
+    Base(SecondsError),
+    #[error("increment {0}")]
+    Increment(SecondsError),
+    #[error("no time at all")]
+    NoTime,
+}
+
 impl FromStr for TimeControl {
-    type Err = String;
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        let bad = |why: &str| {
-            format!(
-                "time control '{s}': {why} (expected [moves/]seconds[+increment], e.g. 40/60+0.6 or 10+0.1)"
-            )
+    type Err = TimeControlError;
+    fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
+        let bad = |reason| TimeControlError {
+            text: s.to_string(),
+            reason,
         };
         let (moves, rest) = match s.split_once('/') {
             Some((m, rest)) => {
                 let n: u32 = m
                     .parse()
-                    .map_err(|_| bad("moves per period is not a number"))?;
+                    .map_err(|_| bad(TimeControlFault::MovesNotANumber))?;
                 if n == 0 {
-                    return Err(bad("moves per period must be at least 1"));
+                    return Err(bad(TimeControlFault::ZeroMoves));
                 }
                 (Some(n), rest)
             }
@@ -47,13 +73,13 @@ impl FromStr for TimeControl {
             Some((b, i)) => (b, Some(i)),
             None => (rest, None),
         };
-        let base = crate::seconds::parse(base).map_err(|e| bad(&format!("base time {e}")))?;
+        let base = crate::seconds::parse(base).map_err(|e| bad(TimeControlFault::Base(e)))?;
         let inc = match inc {
-            Some(i) => crate::seconds::parse(i).map_err(|e| bad(&format!("increment {e}")))?,
+            Some(i) => crate::seconds::parse(i).map_err(|e| bad(TimeControlFault::Increment(e)))?,
             None => Duration::ZERO,
         };
         if base.is_zero() && inc.is_zero() {
-            return Err(bad("no time at all"));
+            return Err(bad(TimeControlFault::NoTime));
         }
         Ok(TimeControl { moves, base, inc })
     }

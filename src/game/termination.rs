@@ -9,6 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::keyword::UnknownWord;
 use shakmaty::Color;
 
 /// A finished game's result.
@@ -48,13 +49,17 @@ impl GameResult {
 }
 
 impl FromStr for GameResult {
-    type Err = String;
-    fn from_str(s: &str) -> Result<GameResult, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<GameResult, UnknownWord> {
         match s {
             "1-0" => Ok(GameResult::WhiteWins),
             "0-1" => Ok(GameResult::BlackWins),
             "1/2-1/2" => Ok(GameResult::Draw),
-            other => Err(format!("'{other}' is not a finished game's result")),
+            other => Err(UnknownWord::new(
+                "finished game's result",
+                other,
+                "1-0, 0-1 or 1/2-1/2",
+            )),
         }
     }
 }
@@ -135,12 +140,15 @@ impl fmt::Display for Termination {
 }
 
 impl FromStr for Termination {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Termination, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<Termination, UnknownWord> {
         Termination::ALL
             .into_iter()
             .find(|t| t.tag() == s)
-            .ok_or_else(|| format!("unknown Termination '{s}'"))
+            .ok_or_else(|| {
+                let tags: Vec<_> = Termination::ALL.iter().map(|t| t.tag()).collect();
+                UnknownWord::new("Termination", s, tags.join(", "))
+            })
     }
 }
 

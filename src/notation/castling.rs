@@ -23,6 +23,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::keyword::UnknownWord;
+
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingSide, Chess, Move, Position, Square};
 
@@ -36,13 +38,15 @@ pub enum CastlingNotation {
 }
 
 impl FromStr for CastlingNotation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<CastlingNotation, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<CastlingNotation, UnknownWord> {
         match s.to_ascii_lowercase().as_str() {
             "kxr" | "chess960" => Ok(CastlingNotation::KingTakesRook),
             "standard" | "king-two-squares" => Ok(CastlingNotation::KingTwoSquares),
-            other => Err(format!(
-                "unknown castling notation '{other}' (use kxr or standard)"
+            other => Err(UnknownWord::new(
+                "castling notation",
+                other,
+                "kxr or standard",
             )),
         }
     }

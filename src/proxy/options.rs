@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::keyword::UnknownWord;
 use crate::start::method::METHOD_NAMES;
 use crate::uci::{OptionDecl, OptionKind};
 
@@ -24,14 +25,16 @@ pub enum GuiCastling {
 }
 
 impl FromStr for GuiCastling {
-    type Err = String;
-    fn from_str(s: &str) -> Result<GuiCastling, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<GuiCastling, UnknownWord> {
         match s.to_ascii_lowercase().as_str() {
             "auto" => Ok(GuiCastling::Auto),
             "kxr" => Ok(GuiCastling::Kxr),
             "standard" => Ok(GuiCastling::Standard),
-            other => Err(format!(
-                "unknown GUI castling notation '{other}' (use auto, kxr or standard)"
+            other => Err(UnknownWord::new(
+                "GUI castling notation",
+                other,
+                "auto, kxr or standard",
             )),
         }
     }

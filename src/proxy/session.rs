@@ -382,8 +382,12 @@ impl Session {
                     self.cli_start = None;
                 }
             }
-            ProxyOption::EngineFen => self.engine_fen = FenFlavour::from_str(value)?,
-            ProxyOption::GuiCastling => self.gui_castling = GuiCastling::from_str(value)?,
+            ProxyOption::EngineFen => {
+                self.engine_fen = FenFlavour::from_str(value).map_err(|e| e.to_string())?
+            }
+            ProxyOption::GuiCastling => {
+                self.gui_castling = GuiCastling::from_str(value).map_err(|e| e.to_string())?
+            }
             ProxyOption::Log => {
                 self.log = (!value.is_empty()).then(|| PathBuf::from(value));
                 out.push(Out::SetLog(self.log.clone()));

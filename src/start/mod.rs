@@ -3,6 +3,16 @@
 //! ranks 2 and 7, all castling rights. Numbering, validation, conversion to
 //! a shakmaty position and FEN output live here; how positions are drawn
 //! lives in [`method`].
+//!
+//! ```
+//! use uci960::notation::fen::FenFlavour;
+//! use uci960::start::StartPosition;
+//! let sp = StartPosition::from_sp(518).unwrap();
+//! assert_eq!(
+//!     sp.fen(FenFlavour::XFen),
+//!     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+//! );
+//! ```
 
 pub mod analysis;
 mod backrank;

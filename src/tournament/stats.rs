@@ -154,6 +154,15 @@ pub struct Sprt {
     pub beta: f64,
 }
 
+/// Why SPRT parameters are refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("SPRT needs elo0 < elo1 (got {elo0} and {elo1})")]
+    EloOrder { elo0: f64, elo1: f64 },
+    #[error("SPRT {name} must be between 0 and 0.5 (got {value})")]
+    ErrorRate { name: &'static str, value: f64 },
+}
+
 /// Where an SPRT stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,17 +175,17 @@ pub enum SprtVerdict {
 }
 
 impl Sprt {
-    /// Checks the parameters: elo0 < elo1, 0 < alpha, beta < 1.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks the parameters: elo0 < elo1, 0 < alpha, beta < 0.5.
+    pub fn validate(&self) -> Result<(), SprtError> {
         if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
-            return Err(format!(
-                "SPRT needs elo0 < elo1 (got {} and {})",
-                self.elo0, self.elo1
-            ));
+            return Err(SprtError::EloOrder {
+                elo0: self.elo0,
+                elo1: self.elo1,
+            });
         }
-        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
-            if !(v > 0.0 && v < 0.5) {
-                return Err(format!("SPRT {name} must be between 0 and 0.5 (got {v})"));
+        for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(SprtError::ErrorRate { name, value });
             }
         }
         Ok(())

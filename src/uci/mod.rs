@@ -9,6 +9,14 @@
 //! The design named vampirc-uci for option declarations; it is not used at
 //! all: it rejects Shredder-FEN, overflows on `depth 300` and rewrites lines,
 //! and the parsers here, options included, are small and total.
+//!
+//! ```
+//! use uci960::uci::{parse_engine_line, EngineMessage, Score, ScoreBound};
+//! let EngineMessage::Info(info) = parse_engine_line(b"info depth 12 score cp 31 pv e1h1")
+//! else { unreachable!() };
+//! assert_eq!(info.score, Some(Score::Cp(31, ScoreBound::Exact)));
+//! assert_eq!(info.pv, ["e1h1"]);
+//! ```
 
 pub mod engine_msg;
 pub mod go;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::game::clock::parse_seconds;
+use crate::keyword::UnknownWord;
 use crate::notation::fen::FenFlavour;
 use crate::uci::{LineBreak, SetOption};
 
@@ -122,7 +123,13 @@ pub fn parse_engine_tokens(tokens: &[String]) -> Result<EngineConfig, EngineSpec
                         .as_secs_f64(),
                 )
             }
-            "fen" => e.fen = Some(value.parse().map_err(|m: String| bad(&m))?),
+            "fen" => {
+                e.fen = Some(
+                    value
+                        .parse()
+                        .map_err(|m: UnknownWord| bad(&m.to_string()))?,
+                )
+            }
             k if k.starts_with("option.") && k.len() > 7 => {
                 e.options
                     .insert(k[7..].to_string(), toml::Value::String(value.to_string()));

@@ -2,6 +2,7 @@
 //! engines and real clients, one module per area.
 
 mod analysis;
+mod book;
 mod castling_test;
 mod engine_client;
 mod engine_perft;

@@ -204,22 +204,26 @@ fn crash_loses_and_the_engine_is_restarted_for_the_next_game() {
     assert!(pgn.contains("crashes"), "{pgn}");
 }
 
+/// The timeout also bounds the handshake: 5 s, so that a loaded machine
+/// does not turn a slow start into a failure.
 #[test]
 fn stall_loses_after_the_timeout() {
     let (s, pgn) = fault_match(
         "stall",
         common::mock_engine_spec("bad", &["--stall-on-go=1"]),
-        &["--timeout", "1"],
+        &["--timeout", "5"],
     );
     assert_both_lost(&s, &pgn, "stalled connection", "stalls");
 }
 
+/// The slow move takes 3 s against 1 s + 100 ms allowed: far apart, so
+/// that on a loaded machine only the slow engine loses on time.
 #[test]
 fn time_forfeit_under_a_fixed_move_time() {
     let (s, pgn) = fault_match(
         "slow",
-        common::mock_engine_spec("bad", &["--slow-on-go=2"]),
-        &["--st", "0.3", "--margin", "100"],
+        common::mock_engine_spec("bad", &["--slow-on-go=2", "--delay-ms=3000"]),
+        &["--st", "1", "--margin", "100"],
     );
     assert_both_lost(&s, &pgn, "time forfeit", "time_forfeits");
     assert!(pgn.contains("loses on time"), "{pgn}");

@@ -229,25 +229,6 @@ fn every_method_emits_valid_positions_for_many_seeds() {
     }
 }
 
-/// Runs a python-chess script with `input` on its stdin.
-fn run_python(python: &std::path::Path, script: &str, input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(python)
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start python");
-    child
-        .stdin
-        .take()
-        .expect("python stdin")
-        .write_all(input.as_bytes())
-        .expect("write to python");
-    child.wait_with_output().expect("python output")
-}
-
 #[test]
 fn python_chess_reads_dfrc_positions_in_both_flavours() {
     let Some(python) = common::require_python_chess() else {
@@ -290,7 +271,7 @@ for fen in lines:
     n += 1
 "#;
     for input in [&xfen, &shredder] {
-        let out = run_python(&python, script, &input.join("\n"));
+        let out = common::run_python(&python, script, &input.join("\n"));
         assert!(
             out.status.success(),
             "{}",
@@ -420,7 +401,7 @@ while True:
     n += 1
 print(n)
 "#;
-    let out = run_python(&python, script, &pgn);
+    let out = common::run_python(&python, script, &pgn);
     assert!(
         out.status.success(),
         "{}",

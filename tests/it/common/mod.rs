@@ -144,3 +144,22 @@ fn missing<T>(what: &str) -> Option<T> {
     }
     None
 }
+
+/// Runs a python script (`python -c SCRIPT`) with `input` on its stdin.
+pub fn run_python(python: &std::path::Path, script: &str, input: &str) -> std::process::Output {
+    use std::process::Stdio;
+    let mut child = Command::new(python)
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python");
+    child
+        .stdin
+        .take()
+        .expect("python stdin")
+        .write_all(input.as_bytes())
+        .expect("write to python");
+    child.wait_with_output().expect("python output")
+}

@@ -1,0 +1,237 @@
+//! One engine process working for the book: the moves within the margin
+//! (`--moves engine`, MultiPV) and the evaluation of a line's last position
+//! (`--eval-window`, the EPD `ce`/`acd` opcodes), through the project's
+//! engine client.
+//!
+//! Each line starts with `ucinewgame` + `isready`, so that no hash entry of
+//! an earlier line (which may have run in another process) reaches this
+//! one: with a node or depth limit and one search thread, an engine like
+//! Stockfish then answers the same line the same way whichever process
+//! gets it, and the book is reproducible with any `--concurrency`. The
+//! engine gets the start in Shredder-FEN and the moves in king-takes-rook
+//! notation after `UCI_Chess960 true`; every move it proposes is checked
+//! against shakmaty's legal moves.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use super::filter::Eval;
+use super::multipv::{MAX_MULTIPV, MultiPvCollector};
+use crate::game::Limits;
+use crate::notation::fen::{FenFlavour, position_fen};
+use crate::tournament::runner::{EngineSpec, SetupError, start_engine};
+use crate::uci::{GoParams, OptionKind};
+use crate::uci_client::{EngineCommand, EngineError, UciEngine};
+
+/// What a book's engine is and how hard it searches.
+#[derive(Clone, Debug)]
+pub struct EngineSetup {
+    pub cmd: EngineCommand,
+    /// `setoption` pairs sent after `UCI_Chess960 true`.
+    pub options: Vec<(String, String)>,
+    /// `go depth N` / `go nodes N` (both when both are given).
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Hang guard per search and per `isready`.
+    pub timeout: Duration,
+}
+
+/// Why the engine could not do the book's work.
+#[derive(Debug, thiserror::Error)]
+pub enum BookEngineError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error("engine '{0}' does not declare the MultiPV option, which --moves engine needs")]
+    NoMultiPv(String),
+    #[error("engine '{engine}' answered '{mv}', which is not a legal move in {fen}")]
+    IllegalMove {
+        engine: String,
+        mv: String,
+        fen: String,
+    },
+    #[error("engine '{engine}' gave no move in {fen}")]
+    NoMove { engine: String, fen: String },
+    #[error("engine '{engine}' gave no score for {fen}")]
+    NoScore { engine: String, fen: String },
+}
+
+/// A started engine, configured for Chess960.
+pub struct BookEngine {
+    engine: UciEngine,
+    go: String,
+    timeout: Duration,
+    /// The MultiPV value last set (engines start at 1).
+    multipv: u32,
+    /// The largest MultiPV the engine accepts, when it declares one.
+    multipv_max: Option<u32>,
+    collector: MultiPvCollector,
+    /// The `position` line of the current line, rebuilt per ply.
+    position: String,
+}
+
+impl BookEngine {
+    /// Starts the engine (refused without `UCI_Chess960`) and sends the
+    /// user's options.
+    pub fn start(setup: &EngineSetup) -> Result<BookEngine, BookEngineError> {
+        let spec = EngineSpec {
+            name: String::new(),
+            cmd: setup.cmd.clone(),
+            options: setup.options.clone(),
+            limits: Limits::default(),
+            fen: FenFlavour::Shredder,
+        };
+        let engine = start_engine(&spec, setup.timeout)?;
+        let multipv_max = engine
+            .handshake()
+            .option("MultiPV")
+            .and_then(|o| match o.kind {
+                OptionKind::Spin { max, .. } => Some(
+                    max.unwrap_or(i64::from(MAX_MULTIPV))
+                        .clamp(1, i64::from(MAX_MULTIPV)) as u32,
+                ),
+                _ => None,
+            });
+        let go = GoParams {
+            depth: setup.depth,
+            nodes: setup.nodes,
+            ..GoParams::default()
+        }
+        .to_string();
+        Ok(BookEngine {
+            engine,
+            go,
+            timeout: setup.timeout,
+            multipv: 1,
+            multipv_max,
+            collector: MultiPvCollector::new(),
+            position: String::new(),
+        })
+    }
+
+    /// The engine's `id name`.
+    pub fn name(&self) -> &str {
+        self.engine.name()
+    }
+
+    /// Whether the engine can search several lines (`MultiPV`).
+    pub fn has_multipv(&self) -> bool {
+        self.multipv_max.is_some()
+    }
+
+    /// Forgets everything of the previous line (`ucinewgame`, `isready`).
+    pub fn new_line(&mut self) -> Result<(), BookEngineError> {
+        self.engine.new_game()?;
+        self.engine.is_ready(self.timeout)?;
+        Ok(())
+    }
+
+    fn set_multipv(&mut self, n: u32) -> Result<(), BookEngineError> {
+        let n = n.clamp(1, self.multipv_max.unwrap_or(1));
+        if n != self.multipv {
+            self.engine.set_option("MultiPV", &n.to_string())?;
+            self.multipv = n;
+        }
+        Ok(())
+    }
+
+    /// `position fen START moves …` for the line so far.
+    fn set_position(&mut self, start: &Chess, moves: &[Move]) {
+        self.position.clear();
+        self.position.push_str("position fen ");
+        self.position
+            .push_str(&position_fen(start, FenFlavour::Shredder));
+        if !moves.is_empty() {
+            self.position.push_str(" moves");
+            for m in moves {
+                self.position.push(' ');
+                self.position
+                    .push_str(&m.to_uci(CastlingMode::Chess960).to_string());
+            }
+        }
+    }
+
+    /// The moves within `margin` centipawns of the best after `moves` from
+    /// `start` (position `pos`), from a `MultiPV multipv` search, in PV
+    /// order and checked for legality.
+    pub fn candidate_moves(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        pos: &Chess,
+        multipv: u32,
+        margin: i64,
+    ) -> Result<Vec<Move>, BookEngineError> {
+        if !self.has_multipv() {
+            return Err(BookEngineError::NoMultiPv(self.name().to_string()));
+        }
+        self.set_multipv(multipv)?;
+        self.set_position(start, moves);
+        self.engine.send(&self.position)?;
+        self.engine.send(&self.go)?;
+        self.collector.clear();
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let line = self
+                .engine
+                .recv_line_until(deadline, "bestmove", self.timeout)?;
+            if self.collector.feed_line(&line) {
+                break;
+            }
+        }
+        let picks = super::multipv::within_margin(&self.collector, margin);
+        if picks.is_empty() {
+            return Err(BookEngineError::NoMove {
+                engine: self.name().to_string(),
+                fen: position_fen(pos, FenFlavour::Shredder),
+            });
+        }
+        picks
+            .into_iter()
+            .map(|text| {
+                text.parse::<UciMove>()
+                    .ok()
+                    .and_then(|u| u.to_move(pos).ok())
+                    .ok_or_else(|| BookEngineError::IllegalMove {
+                        engine: self.name().to_string(),
+                        mv: text.to_string(),
+                        fen: position_fen(pos, FenFlavour::Shredder),
+                    })
+            })
+            .collect()
+    }
+
+    /// The engine's evaluation of `pos` (reached by `moves` from `start`),
+    /// from a single-PV search.
+    pub fn evaluate(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        pos: &Chess,
+    ) -> Result<Eval, BookEngineError> {
+        self.set_multipv(1)?;
+        self.set_position(start, moves);
+        let result = self
+            .engine
+            .position_and_go(&self.position, &self.go, self.timeout)?;
+        match result.score {
+            Some(score) => Ok(Eval {
+                score,
+                depth: result.depth,
+                turn: pos.turn(),
+            }),
+            None => Err(BookEngineError::NoScore {
+                engine: self.name().to_string(),
+                fen: position_fen(pos, FenFlavour::Shredder),
+            }),
+        }
+    }
+
+    /// `quit`, then the signals; reaps the process.
+    pub fn quit(self) {
+        self.engine.quit();
+    }
+}

@@ -1,0 +1,221 @@
+//! Which lines a book keeps: the rules (no checkmate, no stalemate, no
+//! check with `--no-check`) and the engine's evaluation window
+//! (`--eval-window A..B`), with the tally of what was dropped and why.
+//!
+//! The window is in centipawns, bounds included, from White's point of
+//! view by default (`--eval-view white`: a window like `50..150` then
+//! means "White is better", the UHO idea) or from the side to move's
+//! (`--eval-view stm`). A mate score is outside every window: a book line
+//! should not be decided already.
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::{Chess, Color, Position};
+
+use crate::uci::Score;
+
+/// `A..B` centipawns, both included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalWindow {
+    pub lo: i64,
+    pub hi: i64,
+}
+
+impl FromStr for EvalWindow {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<EvalWindow, String> {
+        let bad = |why: &str| {
+            format!("--eval-window '{s}': {why} (write A..B in centipawns, e.g. -50..50)")
+        };
+        let (a, b) = s.split_once("..").ok_or_else(|| bad("no '..'"))?;
+        let lo: i64 = a
+            .trim()
+            .parse()
+            .map_err(|_| bad("A is not a whole number"))?;
+        let hi: i64 = b
+            .trim()
+            .parse()
+            .map_err(|_| bad("B is not a whole number"))?;
+        if lo > hi {
+            return Err(bad("A is greater than B"));
+        }
+        if lo.unsigned_abs() > 100_000 || hi.unsigned_abs() > 100_000 {
+            return Err(bad("beyond ±100000"));
+        }
+        Ok(EvalWindow { lo, hi })
+    }
+}
+
+impl fmt::Display for EvalWindow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.lo, self.hi)
+    }
+}
+
+/// Whose point of view the window takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum EvalView {
+    /// Positive: White is better (the default).
+    #[default]
+    White,
+    /// Positive: the side to move is better.
+    Stm,
+}
+
+/// An engine's evaluation of a book position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Eval {
+    /// From the side to move's point of view, as UCI reports it.
+    pub score: Score,
+    pub depth: Option<u32>,
+    pub turn: Color,
+}
+
+impl Eval {
+    /// Centipawns from the chosen point of view; `None` for a mate score.
+    pub fn cp(&self, view: EvalView) -> Option<i64> {
+        match self.score {
+            Score::Cp(cp, _) => Some(match (view, self.turn) {
+                (EvalView::White, Color::Black) => -cp,
+                _ => cp,
+            }),
+            Score::Mate(..) => None,
+        }
+    }
+}
+
+impl EvalWindow {
+    pub fn contains(&self, eval: &Eval, view: EvalView) -> bool {
+        eval.cp(view)
+            .is_some_and(|cp| (self.lo..=self.hi).contains(&cp))
+    }
+}
+
+/// Why a candidate line is not in the book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// The line ended in checkmate (at its last ply or before).
+    Checkmate,
+    /// The line ended in stalemate.
+    Stalemate,
+    /// The side to move is in check (`--no-check`).
+    Check,
+    /// An earlier line reached the same position.
+    Duplicate,
+    /// The engine's evaluation is outside `--eval-window`.
+    Window,
+}
+
+/// The rules' verdict on a line's last position: `None` keeps it.
+pub fn rules_verdict(pos: &Chess, no_check: bool) -> Option<DropReason> {
+    let in_check = pos.is_check();
+    if pos.legal_moves().is_empty() {
+        return Some(if in_check {
+            DropReason::Checkmate
+        } else {
+            DropReason::Stalemate
+        });
+    }
+    (no_check && in_check).then_some(DropReason::Check)
+}
+
+/// Lines looked at, kept, and dropped by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub candidates: u64,
+    pub kept: u64,
+    pub checkmate: u64,
+    pub stalemate: u64,
+    pub check: u64,
+    pub duplicate: u64,
+    pub window: u64,
+}
+
+impl Tally {
+    pub fn drop(&mut self, reason: DropReason) {
+        *match reason {
+            DropReason::Checkmate => &mut self.checkmate,
+            DropReason::Stalemate => &mut self.stalemate,
+            DropReason::Check => &mut self.check,
+            DropReason::Duplicate => &mut self.duplicate,
+            DropReason::Window => &mut self.window,
+        } += 1;
+    }
+
+    pub fn dropped(&self) -> u64 {
+        self.checkmate + self.stalemate + self.check + self.duplicate + self.window
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} lines: kept {}, dropped {} (duplicate {}, outside the eval window {}, checkmate {}, stalemate {}, in check {})",
+            self.candidates,
+            self.kept,
+            self.dropped(),
+            self.duplicate,
+            self.window,
+            self.checkmate,
+            self.stalemate,
+            self.check
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_position;
+    use crate::uci::ScoreBound;
+
+    #[test]
+    fn window_parses_negative_bounds() {
+        assert_eq!(
+            "-50..50".parse::<EvalWindow>().unwrap(),
+            EvalWindow { lo: -50, hi: 50 }
+        );
+        assert!("50..-50".parse::<EvalWindow>().is_err());
+        assert!("-50".parse::<EvalWindow>().is_err());
+        assert!("a..b".parse::<EvalWindow>().is_err());
+    }
+
+    #[test]
+    fn views_flip_for_black_and_mates_are_outside() {
+        let w = EvalWindow { lo: 20, hi: 100 };
+        let black_worse = Eval {
+            score: Score::Cp(-60, ScoreBound::Exact),
+            depth: Some(10),
+            turn: Color::Black,
+        };
+        assert_eq!(black_worse.cp(EvalView::White), Some(60));
+        assert!(w.contains(&black_worse, EvalView::White));
+        assert!(!w.contains(&black_worse, EvalView::Stm));
+        let mate = Eval {
+            score: Score::Mate(3, ScoreBound::Exact),
+            ..black_worse
+        };
+        assert!(
+            !EvalWindow {
+                lo: -100_000,
+                hi: 100_000
+            }
+            .contains(&mate, EvalView::Stm)
+        );
+    }
+
+    #[test]
+    fn rules_drop_mate_stalemate_and_check_when_asked() {
+        let mate = parse_position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+            .unwrap();
+        assert_eq!(rules_verdict(&mate, false), Some(DropReason::Checkmate));
+        let stale = parse_position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(rules_verdict(&stale, false), Some(DropReason::Stalemate));
+        let check = parse_position("4k3/8/8/8/8/8/4R3/4K3 b - - 0 1").unwrap();
+        assert_eq!(rules_verdict(&check, false), None);
+        assert_eq!(rules_verdict(&check, true), Some(DropReason::Check));
+    }
+}

@@ -1,0 +1,473 @@
+//! The book as one seeded sequence: candidate lines in order, each judged
+//! in that order, the kept ones numbered and handed to a writer.
+//!
+//! ```text
+//! start k ─► plies (random or engine) ─► rules ─► unique ─► eval window ─► rank r ─► shard owns r? ─► write
+//! ```
+//!
+//! * Candidate `k` (0, 1, 2, …) takes the `k`-th start of the stream and
+//!   draws its plies and moves from its own random stream
+//!   ([`super::plies::LineRngs`]), so it comes out the same whichever
+//!   thread or engine process plays it.
+//! * Unique: a line whose last position (after the rules) was reached by an
+//!   earlier candidate is a duplicate, whatever became of the earlier one.
+//!   Judged in candidate order on the whole sequence, before the
+//!   evaluation window and before slicing.
+//! * The first `count` kept lines are the book; their rank is their place
+//!   in it. A shard writes its ranks only ([`super::shard`]).
+//! * Engine work runs on `concurrency` threads, one engine process each;
+//!   results come back in any order and are judged in candidate order. A
+//!   thread that finds its line's position already claimed by an earlier
+//!   candidate skips the evaluation (the line is a duplicate either way).
+//! * Supply runs out (e.g. `--start all --plies 0 --count 2000`): after
+//!   [`GIVE_UP_AFTER`] candidates in a row without a kept line the run
+//!   stops and says so.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::time::Duration;
+
+use rand_chacha::ChaCha8Rng;
+use shakmaty::{Chess, Move, Position};
+
+use super::engine::{BookEngine, BookEngineError, EngineSetup};
+use super::filter::{DropReason, Eval, EvalView, EvalWindow, Tally, rules_verdict};
+use super::plies::{LineRngs, MAX_PLIES, PlyRange, random_move};
+use super::shard::Shard;
+use super::starts::{Start, StartSpec, StartStream};
+use super::unique::{KeyHasher, SeenPositions, position_key};
+use crate::start::method::MethodError;
+use crate::start::method::procedure::uniform_below;
+
+/// Candidates in a row without a kept line before the run gives up.
+pub const GIVE_UP_AFTER: u64 = 100_000;
+
+/// How the plies are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveChoice {
+    /// Uniformly among the legal moves.
+    Random,
+    /// Uniformly among the engine's moves within `margin` centipawns of its
+    /// best, from a `MultiPV multipv` search.
+    Engine { multipv: u32, margin: i64 },
+}
+
+/// Everything that defines a book (and the slice of it to write).
+#[derive(Clone, Debug)]
+pub struct BookPlan {
+    pub start: StartSpec,
+    /// Shuffle a complete set (`all`, `dfrc-all`) by the seed.
+    pub shuffle: bool,
+    pub seed: u64,
+    pub plies: PlyRange,
+    pub moves: MoveChoice,
+    /// The engine, when moves or the window need one (or `ce` is wanted).
+    pub engine: Option<EngineSetup>,
+    /// Engine processes working at once.
+    pub concurrency: usize,
+    pub window: Option<EvalWindow>,
+    pub view: EvalView,
+    pub no_check: bool,
+    /// Kept lines in the whole book.
+    pub count: u64,
+    pub shard: Shard,
+}
+
+/// A candidate line: where it started, the moves played, where it ended.
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub index: u64,
+    pub start: Start,
+    pub moves: Vec<Move>,
+    pub position: Chess,
+    pub eval: Option<Eval>,
+}
+
+impl Line {
+    fn new(index: u64, start: Start) -> Line {
+        Line {
+            index,
+            position: start.position.clone(),
+            start,
+            moves: Vec::with_capacity(MAX_PLIES as usize),
+            eval: None,
+        }
+    }
+
+    fn reset(&mut self, index: u64, start: Start) {
+        self.index = index;
+        self.position.clone_from(&start.position);
+        self.start = start;
+        self.moves.clear();
+        self.eval = None;
+    }
+}
+
+/// Why the run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The book has `count` lines.
+    Complete,
+    /// [`GIVE_UP_AFTER`] candidates in a row were dropped.
+    Exhausted,
+    /// The interrupt flag was raised.
+    Interrupted,
+}
+
+/// How a run went.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome {
+    pub tally: Tally,
+    /// Lines handed to the writer (this shard's).
+    pub written: u64,
+    pub stop: Stop,
+}
+
+/// Why a book could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    #[error(transparent)]
+    Start(#[from] MethodError),
+    #[error(transparent)]
+    Engine(#[from] BookEngineError),
+    #[error("writing the book: {0}")]
+    Write(#[source] io::Error),
+}
+
+/// Receives each kept line of the shard with its rank.
+pub type Sink<'a> = dyn FnMut(u64, &Line) -> io::Result<()> + 'a;
+
+/// Makes the book: every kept line of the plan's shard goes to `sink`, in
+/// rank order; `progress` sees the tally now and then. Stops early, with
+/// what was written so far, when `interrupted` is raised.
+pub fn generate(
+    plan: &BookPlan,
+    interrupted: &AtomicBool,
+    sink: &mut Sink,
+    progress: &mut dyn FnMut(&Tally),
+) -> Result<Outcome, BookError> {
+    let starts = StartStream::new(&plan.start, plan.seed, plan.shuffle)?;
+    let judge = Judge {
+        plan,
+        seen: SeenPositions::with_capacity(plan.count.min(1 << 24) as usize),
+        tally: Tally::default(),
+        misses: 0,
+        written: 0,
+    };
+    match &plan.engine {
+        None => run_inline(plan, starts, judge, interrupted, sink, progress),
+        Some(setup) => run_engines(plan, setup, starts, judge, interrupted, sink, progress),
+    }
+}
+
+/// Judges candidates in order and hands the kept ones to the sink.
+struct Judge<'p> {
+    plan: &'p BookPlan,
+    seen: SeenPositions,
+    tally: Tally,
+    /// Candidates in a row without a kept line.
+    misses: u64,
+    written: u64,
+}
+
+impl Judge<'_> {
+    /// Judges the next candidate; `rules` is the rules' verdict on its last
+    /// position, `key` that position's key.
+    fn judge(
+        &mut self,
+        line: &Line,
+        rules: Option<DropReason>,
+        key: u64,
+        sink: &mut Sink,
+    ) -> Result<(), BookError> {
+        self.tally.candidates += 1;
+        let verdict = rules
+            .or_else(|| (!self.seen.insert(key)).then_some(DropReason::Duplicate))
+            .or_else(|| {
+                let window = self.plan.window?;
+                // The evaluation is only skipped for duplicates, caught above.
+                let inside = line
+                    .eval
+                    .is_some_and(|e| window.contains(&e, self.plan.view));
+                (!inside).then_some(DropReason::Window)
+            });
+        match verdict {
+            Some(reason) => {
+                self.tally.drop(reason);
+                self.misses += 1;
+            }
+            None => {
+                let rank = self.tally.kept;
+                self.tally.kept += 1;
+                self.misses = 0;
+                if self.plan.shard.owns(rank) {
+                    sink(rank, line).map_err(BookError::Write)?;
+                    self.written += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Why the run should stop now, if it should.
+    fn stop(&self, interrupted: &AtomicBool) -> Option<Stop> {
+        if self.tally.kept >= self.plan.count {
+            Some(Stop::Complete)
+        } else if interrupted.load(Ordering::Relaxed) {
+            Some(Stop::Interrupted)
+        } else if self.misses >= GIVE_UP_AFTER {
+            Some(Stop::Exhausted)
+        } else {
+            None
+        }
+    }
+
+    fn outcome(&self, stop: Stop) -> Outcome {
+        Outcome {
+            tally: self.tally,
+            written: self.written,
+            stop,
+        }
+    }
+}
+
+/// Plays the plies of `line` (already reset to its start); returns the
+/// rules' verdict on the last position.
+fn play_line(
+    line: &mut Line,
+    rng: &mut ChaCha8Rng,
+    plan: &BookPlan,
+    mut engine: Option<&mut BookEngine>,
+) -> Result<Option<DropReason>, BookEngineError> {
+    let plies = plan.plies.draw(rng);
+    for _ in 0..plies {
+        let mv = match (plan.moves, engine.as_deref_mut()) {
+            (MoveChoice::Engine { multipv, margin }, Some(engine)) => {
+                if line.position.legal_moves().is_empty() {
+                    None
+                } else {
+                    let moves = engine.candidate_moves(
+                        &line.start.position,
+                        &line.moves,
+                        &line.position,
+                        multipv,
+                        margin,
+                    )?;
+                    let i = uniform_below(rng, moves.len() as u32) as usize;
+                    moves.get(i).copied()
+                }
+            }
+            _ => random_move(&line.position, rng),
+        };
+        match mv {
+            Some(m) => {
+                line.position.play_unchecked(m);
+                line.moves.push(m);
+            }
+            None => break,
+        }
+    }
+    Ok(rules_verdict(&line.position, plan.no_check))
+}
+
+/// Lines without an engine: all on this thread, one reused line buffer.
+fn run_inline(
+    plan: &BookPlan,
+    mut starts: StartStream,
+    mut judge: Judge,
+    interrupted: &AtomicBool,
+    sink: &mut Sink,
+    progress: &mut dyn FnMut(&Tally),
+) -> Result<Outcome, BookError> {
+    let rngs = LineRngs::new(plan.seed);
+    let mut rng = rngs.line(0);
+    let mut line = Line::new(0, starts.next_start());
+    let mut first = true;
+    let mut index = 0u64;
+    loop {
+        if let Some(stop) = judge.stop(interrupted) {
+            progress(&judge.tally);
+            return Ok(judge.outcome(stop));
+        }
+        if !first {
+            line.reset(index, starts.next_start());
+        }
+        first = false;
+        rngs.for_line(index, &mut rng);
+        let rules = play_line(&mut line, &mut rng, plan, None)?;
+        judge.judge(&line, rules, position_key(&line.position), sink)?;
+        index += 1;
+        if index.is_multiple_of(4096) {
+            progress(&judge.tally);
+        }
+    }
+}
+
+/// A line for a worker.
+struct Job {
+    index: u64,
+    start: Start,
+}
+
+/// A worker's answer: the played line with the rules' verdict and key.
+struct Done {
+    line: Line,
+    rules: Option<DropReason>,
+    key: u64,
+}
+
+type Claims = Mutex<HashMap<u64, u64, BuildHasherDefault<KeyHasher>>>;
+
+/// Lines with an engine: `concurrency` workers, one engine each; results
+/// judged here in candidate order.
+fn run_engines(
+    plan: &BookPlan,
+    setup: &EngineSetup,
+    mut starts: StartStream,
+    mut judge: Judge,
+    interrupted: &AtomicBool,
+    sink: &mut Sink,
+    progress: &mut dyn FnMut(&Tally),
+) -> Result<Outcome, BookError> {
+    let workers = plan.concurrency.max(1);
+    // Earliest candidate to reach each position: lets a worker skip the
+    // evaluation of a line that is a duplicate whatever else happens.
+    let claims: Claims = Mutex::new(HashMap::default());
+    let rngs = LineRngs::new(plan.seed);
+    let (job_tx, job_rx) = mpsc::channel::<Job>();
+    // Workers take turns at the one queue.
+    let job_rx = Mutex::new(job_rx);
+    std::thread::scope(|scope| {
+        let (done_tx, done_rx) = mpsc::channel::<Result<Done, BookEngineError>>();
+        for _ in 0..workers {
+            let done_tx = done_tx.clone();
+            let (claims, rngs, job_rx) = (&claims, &rngs, &job_rx);
+            scope.spawn(move || work(plan, setup, rngs, claims, job_rx, done_tx));
+        }
+        drop(done_tx);
+
+        let in_flight_max = 2 * workers as u64;
+        let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
+        let (mut issued, mut judged) = (0u64, 0u64);
+        let result = loop {
+            if let Some(stop) = judge.stop(interrupted) {
+                break Ok(judge.outcome(stop));
+            }
+            while issued - judged < in_flight_max {
+                let job = Job {
+                    index: issued,
+                    start: starts.next_start(),
+                };
+                if job_tx.send(job).is_err() {
+                    break;
+                }
+                issued += 1;
+            }
+            match done_rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(Ok(done)) => {
+                    pending.insert(done.line.index, done);
+                }
+                Ok(Err(e)) => break Err(BookError::Engine(e)),
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                // Every worker that ends early sends its error first.
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    break Ok(judge.outcome(Stop::Interrupted));
+                }
+            }
+            let mut failed = None;
+            while let Some(done) = pending.remove(&judged) {
+                if let Err(e) = judge.judge(&done.line, done.rules, done.key, sink) {
+                    failed = Some(e);
+                    break;
+                }
+                judged += 1;
+                progress(&judge.tally);
+                if judge.stop(interrupted).is_some() {
+                    break;
+                }
+            }
+            if let Some(e) = failed {
+                break Err(e);
+            }
+        };
+        // Emptying and closing the queue ends the workers after the line
+        // each is playing.
+        if let Ok(queue) = job_rx.lock() {
+            while queue.try_recv().is_ok() {}
+        }
+        drop(job_tx);
+        progress(&judge.tally);
+        result
+    })
+}
+
+/// One worker: starts its engine, then plays lines until the queue closes.
+fn work(
+    plan: &BookPlan,
+    setup: &EngineSetup,
+    rngs: &LineRngs,
+    claims: &Claims,
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    done: mpsc::Sender<Result<Done, BookEngineError>>,
+) {
+    let mut engine = match BookEngine::start(setup) {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = done.send(Err(e));
+            return;
+        }
+    };
+    if matches!(plan.moves, MoveChoice::Engine { .. }) && !engine.has_multipv() {
+        let _ = done.send(Err(BookEngineError::NoMultiPv(engine.name().to_string())));
+        engine.quit();
+        return;
+    }
+    let mut rng = rngs.line(0);
+    loop {
+        // The lock is held while waiting: the other workers would wait for
+        // the same queue anyway.
+        let next = match jobs.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => break,
+        };
+        let Ok(job) = next else { break };
+        let result = play_engine_line(plan, rngs, claims, &mut engine, &mut rng, job);
+        let failed = result.is_err();
+        if done.send(result).is_err() || failed {
+            break;
+        }
+    }
+    engine.quit();
+}
+
+fn play_engine_line(
+    plan: &BookPlan,
+    rngs: &LineRngs,
+    claims: &Claims,
+    engine: &mut BookEngine,
+    rng: &mut ChaCha8Rng,
+    job: Job,
+) -> Result<Done, BookEngineError> {
+    let mut line = Line::new(job.index, job.start);
+    rngs.for_line(job.index, rng);
+    engine.new_line()?;
+    let rules = play_line(&mut line, rng, plan, Some(engine))?;
+    let key = position_key(&line.position);
+    if rules.is_none() {
+        let claimed_earlier = match claims.lock() {
+            Ok(mut map) => {
+                let first = map.entry(key).or_insert(job.index);
+                *first = (*first).min(job.index);
+                *first < job.index
+            }
+            Err(_) => false,
+        };
+        if !claimed_earlier {
+            line.eval = Some(engine.evaluate(&line.start.position, &line.moves, &line.position)?);
+        }
+    }
+    Ok(Done { line, rules, key })
+}

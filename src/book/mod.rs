@@ -1,0 +1,36 @@
+//! Opening books for Chess960 testing at scale (`uci960 book`): start
+//! positions by any method or complete sets, a few plies played from each
+//! (at random or by an engine), filtered by the rules and an engine's
+//! evaluation window, unique by position across the whole book, sliced
+//! into shards for distributed workers, written as EPD or PGN.
+//!
+//! One idea per module, in pipeline order:
+//!
+//! | module | idea |
+//! |---|---|
+//! | [`starts`] | where lines begin: a method of `positions`, `all`, `dfrc-all` |
+//! | [`plies`] | how many plies, each line's own random stream, the uniform move picker |
+//! | [`multipv`] | the engine's moves within the margin (sans-IO) |
+//! | [`engine`] | one engine process working for the book |
+//! | [`filter`] | rules, evaluation window and view, the tally of drops |
+//! | [`unique`] | position keys and the set of positions seen |
+//! | [`shard`] | the i-th of n slices |
+//! | [`generate`] | the pipeline: candidate sequence, workers, judging in order |
+//! | [`epd`], [`pgn`] | the writers |
+//!
+//! How uniqueness and shards compose is in [`generate`] and [`shard`];
+//! flags and recipes for fastchess, cutechess-cli and OpenBench/fishtest
+//! are in docs/BOOKS.md.
+
+pub mod engine;
+pub mod epd;
+pub mod filter;
+pub mod generate;
+pub mod multipv;
+pub mod pgn;
+pub mod plies;
+pub mod shard;
+pub mod starts;
+pub mod unique;
+
+pub use generate::{BookError, BookPlan, Line, MoveChoice, Outcome, Stop, generate};

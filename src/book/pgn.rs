@@ -1,0 +1,52 @@
+//! PGN output: one game per book position, holding the moves from the
+//! start, so that cutechess-cli's and fastchess's `plies=` and any PGN
+//! reader replay the line.
+//!
+//! Written by the project's PGN writer: the seven tag roster (`Event
+//! "uci960 book"`, `Round` = the position's rank + 1 in the whole book, so
+//! shards agree with the unsharded book), `Variant "Chess960"`, `SetUp
+//! "1"`, `FEN` with the start in X-FEN (DESIGN §3: what Cute Chess,
+//! python-chess and lichess read), `PlyCount`, the SAN moves, result `*`,
+//! and a final comment with the engine's evaluation when there is one.
+
+use std::fmt::Write as _;
+
+use super::filter::EvalView;
+use super::generate::Line;
+use crate::game::pgn::{MoveInfo, PgnGame, Score as PgnScore, write_game};
+use crate::uci::Score;
+
+/// Appends the PGN game of `line` (rank `rank`, ending with a blank line).
+pub fn push_pgn(out: &mut String, rank: u64, line: &Line) {
+    let comment = line.eval.map(|eval| {
+        let info = MoveInfo {
+            score: Some(match eval.score {
+                Score::Cp(cp, _) => PgnScore::Cp(cp.clamp(-1_000_000, 1_000_000) as i32),
+                Score::Mate(n, _) => PgnScore::Mate(n.clamp(-10_000, 10_000) as i32),
+            }),
+            depth: eval.depth,
+            millis: 0,
+        };
+        let mut text = String::from("book position, engine evaluation for the side to move ");
+        // MoveInfo's comment is `+0.31/12 0.000s`: keep score and depth.
+        let full = info.comment();
+        text.push_str(full.split(' ').next().unwrap_or(""));
+        if let Some(white) = eval.cp(EvalView::White) {
+            let _ = write!(text, " (White's view {white:+} cp)");
+        }
+        text
+    });
+    let tags = vec![
+        ("Event".to_string(), "uci960 book".to_string()),
+        ("Date".to_string(), "????.??.??".to_string()),
+        ("Round".to_string(), (rank + 1).to_string()),
+    ];
+    out.push_str(&write_game(&PgnGame {
+        tags,
+        start: &line.start.position,
+        moves: &line.moves,
+        infos: &[],
+        result: "*",
+        final_comment: comment.as_deref(),
+    }));
+}

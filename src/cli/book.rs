@@ -1,0 +1,384 @@
+//! `uci960 book`: write an opening book (EPD or PGN). Flags to a
+//! [`BookPlan`], the writer, the progress bar (only when stderr is a
+//! terminal) and the final report; the pipeline is [`crate::book`]. See
+//! docs/BOOKS.md.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, anyhow, bail};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::book::engine::EngineSetup;
+use crate::book::epd::push_epd;
+use crate::book::filter::{EvalView, EvalWindow, Tally};
+use crate::book::pgn::push_pgn;
+use crate::book::plies::PlyRange;
+use crate::book::shard::Shard;
+use crate::book::starts::StartSpec;
+use crate::book::{BookError, BookPlan, Line, MoveChoice, Stop, generate};
+use crate::notation::fen::FenFlavour;
+use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
+
+/// Node limit when neither `--depth` nor `--nodes` is given.
+pub const DEFAULT_NODES: u64 = 20_000;
+
+#[derive(Args, Debug)]
+pub struct BookArgs {
+    /// Starts: any method of `positions` (die, bag-redraw, bag-swap, random,
+    /// dfrc, sp:N.., book:PATH, book-shuffle:PATH), or `all` (the 960) or
+    /// `dfrc-all` (the 921,600 pairs).
+    #[arg(long, default_value = "random")]
+    pub start: String,
+    /// Shuffle `all`/`dfrc-all` by the seed instead of SP order.
+    #[arg(long)]
+    pub shuffle: bool,
+    /// Positions in the whole book (default: the size of `all`/`dfrc-all`;
+    /// required with a method).
+    #[arg(long, short = 'n')]
+    pub count: Option<u64>,
+    /// Seed (announced on stderr when not given).
+    #[arg(long, short)]
+    pub seed: Option<u64>,
+    /// Plies played from each start: N, or N-M drawn uniformly per line.
+    #[arg(long, default_value = "0")]
+    pub plies: String,
+    /// How the plies are chosen.
+    #[arg(long, value_enum, default_value_t = Moves::Random)]
+    pub moves: Moves,
+    /// The engine for `--moves engine`, `--eval-window` and the `ce`
+    /// opcode: cmd=PATH [arg=ARG]... [dir=DIR] [option.NAME=VALUE]...
+    /// (the built-in engine when not given).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub engine: Vec<String>,
+    /// Search depth per engine move and evaluation.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Nodes per engine move and evaluation (20000 when neither limit is given).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// `--moves engine`: pick among moves at most this many centipawns
+    /// below the best.
+    #[arg(long, default_value_t = 30)]
+    pub margin: i64,
+    /// `--moves engine`: lines searched per move (MultiPV).
+    #[arg(long, default_value_t = 5)]
+    pub multipv: u32,
+    /// Keep positions whose evaluation lies in A..B centipawns (inclusive).
+    #[arg(long, allow_hyphen_values = true, value_name = "A..B")]
+    pub eval_window: Option<String>,
+    /// Whose view the window takes: white (default) or stm (side to move).
+    #[arg(long, value_enum, default_value_t = EvalView::White)]
+    pub eval_view: EvalView,
+    /// Drop positions where the side to move is in check.
+    #[arg(long)]
+    pub no_check: bool,
+    /// Engine processes working at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write only slice i of n (1-based): `--shard 2/4`.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = BookFormat::Epd)]
+    pub format: BookFormat,
+    /// Castling field of EPD lines: shredder (rook files, default) or xfen.
+    /// PGN `[FEN]` tags are always X-FEN.
+    #[arg(long)]
+    pub castling: Option<FenFlavour>,
+    /// Write to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Seconds an engine may take for one search or `isready` before the
+    /// run fails (a hang guard).
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Moves {
+    /// Uniformly among the legal moves.
+    Random,
+    /// Among the engine's MultiPV moves within --margin of its best.
+    Engine,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BookFormat {
+    /// One position a line, with opcodes (hmvc, fmvn, ce, acd, c0, c1).
+    Epd,
+    /// One game a position: the moves from the start.
+    Pgn,
+}
+
+/// The flags checked and turned into a plan.
+fn plan_of(args: &BookArgs) -> anyhow::Result<(BookPlan, bool)> {
+    let start: StartSpec = args.start.parse()?;
+    let count = match (args.count, start.set_size()) {
+        (Some(n), _) => n,
+        (None, Some(n)) => n,
+        (None, None) => bail!("--count N is needed with --start {start} (it draws without end)"),
+    };
+    let plies: PlyRange = args
+        .plies
+        .parse()
+        .map_err(|e: String| anyhow!("--plies: {e}"))?;
+    let window = args
+        .eval_window
+        .as_deref()
+        .map(str::parse::<EvalWindow>)
+        .transpose()
+        .map_err(|e| anyhow!(e))?;
+    let shard = match &args.shard {
+        Some(s) => s.parse::<Shard>().map_err(|e| anyhow!(e))?,
+        None => Shard::WHOLE,
+    };
+    if args.format == BookFormat::Pgn && args.castling.is_some() {
+        bail!("--castling sets the EPD castling field; PGN [FEN] tags are always X-FEN");
+    }
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    if args.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    if !(1..=crate::book::multipv::MAX_MULTIPV).contains(&args.multipv) {
+        bail!("--multipv must be 1..{}", crate::book::multipv::MAX_MULTIPV);
+    }
+    if args.margin < 0 {
+        bail!("--margin must not be negative");
+    }
+    let moves = match args.moves {
+        Moves::Random => MoveChoice::Random,
+        Moves::Engine => MoveChoice::Engine {
+            multipv: args.multipv,
+            margin: args.margin,
+        },
+    };
+    let wants_engine = args.moves == Moves::Engine || window.is_some() || !args.engine.is_empty();
+    let engine = if wants_engine {
+        Some(engine_setup(args)?)
+    } else {
+        None
+    };
+    let (seed, announced) = match args.seed {
+        Some(s) => (s, false),
+        None => (super::seed_or_announce(None), true),
+    };
+    Ok((
+        BookPlan {
+            start,
+            shuffle: args.shuffle,
+            seed,
+            plies,
+            moves,
+            engine,
+            concurrency: args.concurrency,
+            window,
+            view: args.eval_view,
+            no_check: args.no_check,
+            count,
+            shard,
+        },
+        announced,
+    ))
+}
+
+/// The engine of `--engine` (the parser `match` uses) with the limits.
+fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
+    let argv: Vec<String> = std::env::args().collect();
+    let groups = group_engine_tokens(&args.engine, &argv);
+    if groups.len() > 1 {
+        bail!(
+            "a book uses one engine (--engine given {} times)",
+            groups.len()
+        );
+    }
+    let config = parse_engine_tokens(groups.first().map(Vec::as_slice).unwrap_or(&[]))?;
+    if config.tc.is_some() || config.st.is_some() {
+        bail!(
+            "--engine tc=/st=: a book's searches are limited by --depth or --nodes (reproducible), not by time"
+        );
+    }
+    let depth = args.depth.or(config.depth);
+    let mut nodes = args.nodes.or(config.nodes);
+    if depth.is_none() && nodes.is_none() {
+        nodes = Some(DEFAULT_NODES);
+    }
+    Ok(EngineSetup {
+        cmd: config.command()?,
+        options: config.option_pairs()?,
+        depth,
+        nodes,
+        timeout: Duration::from_secs_f64(args.timeout),
+    })
+}
+
+/// Bytes of text gathered before one write.
+const OUTPUT_CHUNK: usize = 1 << 16;
+
+/// The book's text on its way out: lines are formatted into one buffer
+/// and written in large chunks (one copy, one syscall per 64 KiB).
+struct Output {
+    out: Box<dyn Write>,
+    text: String,
+    format: BookFormat,
+    flavour: FenFlavour,
+    each_line: bool,
+}
+
+impl Output {
+    fn push(&mut self, rank: u64, line: &Line) -> io::Result<()> {
+        match self.format {
+            BookFormat::Epd => push_epd(&mut self.text, line, self.flavour),
+            BookFormat::Pgn => push_pgn(&mut self.text, rank, line),
+        }
+        if self.each_line || self.text.len() >= OUTPUT_CHUNK {
+            self.write_out()?;
+        }
+        Ok(())
+    }
+
+    fn write_out(&mut self) -> io::Result<()> {
+        self.out.write_all(self.text.as_bytes())?;
+        self.text.clear();
+        self.out.flush()
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.write_out()
+    }
+}
+
+/// The progress bar: kept positions against the book size, with rate and
+/// ETA; hidden unless stderr is a terminal.
+fn progress_bar(total: u64) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{bar:30} {human_pos}/{human_len} kept  {per_sec}  ETA {eta}  {msg}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// CPU seconds (user + system) of this process and of its reaped
+/// children (the engines, once they have quit).
+fn cpu_seconds() -> (f64, f64) {
+    fn of(who: libc::c_int) -> f64 {
+        // SAFETY: getrusage fills the struct we own; zeroed is a valid rusage.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(who, &mut usage) } != 0 {
+            return 0.0;
+        }
+        let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+        t(usage.ru_utime) + t(usage.ru_stime)
+    }
+    (of(libc::RUSAGE_SELF), of(libc::RUSAGE_CHILDREN))
+}
+
+pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
+    let (plan, _announced) = plan_of(&args)?;
+    let flavour = args.castling.unwrap_or(FenFlavour::Shredder);
+
+    // Which signal ended the run (0: none); the flag stops the generator.
+    let signal = Arc::new(AtomicUsize::new(0));
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // A second signal while the first is handled ends the process at once.
+        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&interrupted))
+            .context("installing the signal handler")?;
+        signal_hook::flag::register(sig, Arc::clone(&interrupted))
+            .context("installing the signal handler")?;
+        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
+            .context("installing the signal handler")?;
+    }
+
+    let out: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)
+        }
+        None => Box::new(io::stdout().lock()),
+    };
+    let mut output = Output {
+        out,
+        text: String::with_capacity(OUTPUT_CHUNK + (1 << 12)),
+        format: args.format,
+        flavour,
+        // Engine books are slow: each line is written at once, so readers
+        // see it; random books go out in large writes.
+        each_line: plan.engine.is_some(),
+    };
+    let mut sink = |rank: u64, line: &Line| output.push(rank, line);
+
+    let bar = progress_bar(plan.count);
+    let mut progress = |tally: &Tally| {
+        bar.set_position(tally.kept);
+        bar.set_message(format!("{} dropped", tally.dropped()));
+    };
+    let result = generate(&plan, &interrupted, &mut sink, &mut progress);
+    bar.finish_and_clear();
+    let flushed = output.finish();
+
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(BookError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
+        Err(e) => {
+            eprintln!("uci960: {e}");
+            return Ok(ExitCode::from(3));
+        }
+    };
+    match flushed {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("uci960: writing the book: {e}");
+            return Ok(ExitCode::from(3));
+        }
+        Ok(()) => {}
+    }
+
+    eprintln!("uci960 book: {}", outcome.tally);
+    if plan.shard != Shard::WHOLE {
+        eprintln!(
+            "uci960 book: shard {} wrote {} of the book's {} positions",
+            plan.shard, outcome.written, outcome.tally.kept
+        );
+    }
+    if plan.engine.is_some() {
+        let (own, engines) = cpu_seconds();
+        let share = if engines > 0.0 {
+            format!("{:.2} %", 100.0 * own / engines)
+        } else {
+            "-".into()
+        };
+        eprintln!("uci960 book: CPU uci960 {own:.2} s, engines {engines:.2} s ({share})");
+    }
+    match outcome.stop {
+        Stop::Complete => Ok(ExitCode::SUCCESS),
+        Stop::Exhausted => {
+            eprintln!(
+                "uci960 book: only {} of {} positions: {} lines in a row gave nothing new (the starts and plies hold no more unique positions)",
+                outcome.tally.kept,
+                plan.count,
+                crate::book::generate::GIVE_UP_AFTER
+            );
+            Ok(ExitCode::from(1))
+        }
+        Stop::Interrupted => {
+            let sig = signal.load(Ordering::Relaxed).max(2) as u8;
+            Ok(ExitCode::from(128 + sig))
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The bestmove checks: forced castles (and their notation), rights
+//! tracking, castles in the `moves` list. Each wrong answer gets a
+//! diagnosis; one that might come from a misread castling field is asked
+//! again with a field the engine cannot misread (only the side to move's
+//! rights for Shredder-FEN, Shredder-FEN for X-FEN), and when the engine
+//! then answers right, the misreading is the diagnosis.
+
+use shakmaty::{Chess, Move, Position};
+
+use super::answer::{Answer, castle_notations, classify, is_legal, is_legal_any_notation};
+use super::diagnosis::{Diagnosis, files_differ, rights_of_only, xfen_misreadable};
+use super::forced::{Crafted, Forcing};
+use super::moves_list::{MovesListScenario, misapplied_positions};
+use super::perft::reference_divide;
+use super::report::{CheckName, CheckReport, Failure, Tally, Verdict};
+use super::rights::RightsScenario;
+use super::suite::{Run, position_line, uci};
+use super::suite_perft::{Level, analyse};
+use crate::notation::fen::{FenFlavour, position_fen};
+
+impl Run<'_> {
+    /// The query that would confirm a misread castling field for the
+    /// line `start` + `moves`: the same question with a field the engine
+    /// cannot misread. For Shredder-FEN, the start keeps only the castling
+    /// rights of the side that answers (when the moves still play without
+    /// the others'), so that the files cannot differ between the colours
+    /// while the game and its history stay the same; for X-FEN, the same
+    /// line in Shredder-FEN. The diagnosis it would confirm, the line, and
+    /// the position it reaches.
+    pub(super) fn field_probe(
+        &self,
+        start: &Chess,
+        moves: &[Move],
+    ) -> Option<(Diagnosis, String, Chess)> {
+        let replay = |from: &Chess| {
+            let mut pos = from.clone();
+            for &m in moves {
+                if !pos.is_legal(m) {
+                    return None;
+                }
+                pos.play_unchecked(m);
+            }
+            Some(pos)
+        };
+        let end = replay(start)?;
+        match self.options.fen {
+            FenFlavour::Shredder if files_differ(start) => {
+                let stripped = rights_of_only(start, end.turn())?;
+                let end = replay(&stripped)?;
+                let line = position_line(FenFlavour::Shredder, &stripped, moves);
+                Some((Diagnosis::ShredderFieldMisread, line, end))
+            }
+            FenFlavour::XFen if xfen_misreadable(start) => {
+                let line = position_line(FenFlavour::Shredder, start, moves);
+                Some((Diagnosis::XfenAmbiguityMisread, line, end))
+            }
+            _ => None,
+        }
+    }
+
+    /// Asks the probe of [`Run::field_probe`]; the misreading when the
+    /// engine then answers right.
+    fn confirm_misread(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        right: impl Fn(&str) -> bool,
+    ) -> Option<Diagnosis> {
+        let (diagnosis, line, _) = self.field_probe(start, moves)?;
+        let answer = self.ask(&line).ok()?;
+        right(&answer).then_some(diagnosis)
+    }
+
+    /// forced-castle and castle-notation share one query per position.
+    pub(super) fn forced(&mut self, forced: &[Crafted]) -> (CheckReport, CheckReport) {
+        let check = if self.options.wants(CheckName::ForcedCastle) {
+            CheckName::ForcedCastle
+        } else {
+            CheckName::CastleNotation
+        };
+        let (_, started) = self.begin(check);
+        let mut found = Tally::new(CheckName::ForcedCastle);
+        let mut notation = Tally::new(CheckName::CastleNotation);
+        let mut left = 0;
+        for (i, c) in forced.iter().enumerate() {
+            if self.giving_up() {
+                left = forced.len() - i;
+                break;
+            }
+            let position = position_line(self.options.fen, &c.position, &[]);
+            let fen = position_fen(&c.position, self.options.fen);
+            let reproduce = self.reproduce(&position, &self.go());
+            let answer = match self.ask(&position) {
+                Ok(a) => a,
+                Err(err) => {
+                    found.fail(self.engine_failure(&c.label(), fen, reproduce, &err));
+                    self.tick();
+                    continue;
+                }
+            };
+            let (kxr, standard) = castle_notations(c.castle);
+            let why = match c.forcing {
+                Forcing::OnlyLegalMove => "the only legal move",
+                Forcing::OnlyMateInOne => "the only mate in one",
+            };
+            let failure = |expected: String, got: String| {
+                Failure::wrong(c.label(), fen.clone(), reproduce.clone(), expected, got)
+            };
+            let castled = |a: &str| a == kxr || a == standard;
+            match classify(&c.position, c.castle, &answer) {
+                Answer::CastleKxR => {
+                    found.pass();
+                    notation.pass();
+                }
+                Answer::CastleKingSquares
+                    if is_legal(&c.position, &standard)
+                        && self
+                            .confirm_misread(&c.position, &[], |a| a == kxr)
+                            .is_some() =>
+                {
+                    // The answer is also a plain king step, and with a
+                    // field it can read the engine castles: it did not
+                    // mean a castle here.
+                    found.fail_dfrc(
+                        failure(
+                            format!("{kxr}, the castle ({why})"),
+                            format!("{answer} (a plain king step here; with only its own castling rights in the field the engine plays {kxr})"),
+                        )
+                        .diagnosed(self.field_probe(&c.position, &[]).map_or(Diagnosis::MissesForcedCastle, |p| p.0)),
+                        c.dfrc,
+                    );
+                }
+                Answer::CastleKingSquares => {
+                    found.pass();
+                    notation.fail_dfrc(
+                        failure(
+                            format!("{kxr} (king takes own rook)"),
+                            format!("{answer} (king's destination square: standard-UCI notation, not Chess960)"),
+                        )
+                        .diagnosed(Diagnosis::KingTwoSquares),
+                        c.dfrc,
+                    );
+                }
+                Answer::OtherLegal(mv) | Answer::Illegal(mv) => {
+                    let legal = is_legal(&c.position, &mv);
+                    let d = self
+                        .confirm_misread(&c.position, &[], castled)
+                        .unwrap_or(if legal {
+                            Diagnosis::MissesForcedCastle
+                        } else {
+                            Diagnosis::IllegalMove
+                        });
+                    let got = if legal {
+                        format!("{mv} (legal, but not the castle)")
+                    } else {
+                        format!(
+                            "{mv} (not a legal move; the castle in standard notation would be {standard})"
+                        )
+                    };
+                    found.fail_dfrc(
+                        failure(format!("{kxr}, the castle ({why})"), got).diagnosed(d),
+                        c.dfrc,
+                    );
+                }
+            }
+            self.tick();
+        }
+        let secs = started.elapsed().as_secs_f64();
+        notation.not_run(left);
+        let found = self.finish(found, started, left);
+        let mut notation = notation.finish(secs);
+        if notation.positions == 0 && notation.not_run == 0 {
+            notation.verdict =
+                Verdict::Skip("the engine never answered with a castle (see forced-castle)".into());
+        }
+        (found, notation)
+    }
+
+    pub(super) fn rights(&mut self, scenarios: &[RightsScenario], perft: bool) -> CheckReport {
+        let (mut tally, started) = self.begin(CheckName::RightsTracking);
+        let mut left = 0;
+        for (i, s) in scenarios.iter().enumerate() {
+            if self.giving_up() {
+                left = scenarios.len() - i;
+                break;
+            }
+            let position = position_line(self.options.fen, &s.start, &s.moves);
+            let fen = position_fen(&s.start, self.options.fen);
+            let (kxr, standard) = castle_notations(s.lost);
+            let dfrc = s.label.ends_with("dfrc");
+            let go = self.go();
+            let failure = |run: &Run, go: &str, expected: String, got: String| {
+                Failure::wrong(
+                    &s.label,
+                    fen.clone(),
+                    run.reproduce(&position, go),
+                    expected,
+                    got,
+                )
+            };
+            match self.ask(&position) {
+                Err(err) => {
+                    let f = self.engine_failure(
+                        &s.label,
+                        fen.clone(),
+                        self.reproduce(&position, &go),
+                        &err,
+                    );
+                    tally.fail(f);
+                }
+                Ok(answer) if is_legal_any_notation(&s.end, &answer) => tally.pass(),
+                Ok(answer) => {
+                    let lost = answer == kxr || answer == standard;
+                    let d = self
+                        .confirm_misread(&s.start, &s.moves, |a| is_legal_any_notation(&s.end, a))
+                        .unwrap_or(if lost {
+                            Diagnosis::KeepsLostRights
+                        } else {
+                            Diagnosis::IllegalMove
+                        });
+                    let f = if lost {
+                        failure(
+                            self,
+                            &go,
+                            format!(
+                                "any legal move but {kxr}: that castling right was lost ({})",
+                                s.how
+                            ),
+                            format!("{answer} (castled with the lost right)"),
+                        )
+                    } else {
+                        failure(
+                            self,
+                            &go,
+                            "a legal move".into(),
+                            format!("{answer} (not a legal move)"),
+                        )
+                    };
+                    tally.fail_dfrc(f.diagnosed(d), dfrc);
+                }
+            }
+            if perft {
+                let go = "go perft 1";
+                let reference = reference_divide(&s.end, 1);
+                match self.engine(|d| d.perft(&position, 1)) {
+                    Err(err) => {
+                        let f = self.engine_failure(
+                            &s.label,
+                            fen.clone(),
+                            self.reproduce(&position, go),
+                            &err,
+                        );
+                        tally.fail(f);
+                    }
+                    Ok(None) => tally.fail_dfrc(
+                        failure(self, go, "a divide".into(), "no divide".into())
+                            .diagnosed(Diagnosis::Unreadable),
+                        dfrc,
+                    ),
+                    Ok(Some(divide)) => match analyse(&s.end, &reference, &divide) {
+                        Level::Agrees => tally.pass(),
+                        level => {
+                            let (d, text) = match level {
+                                _ if divide.moves.contains_key(&kxr) => (
+                                    Some(Diagnosis::KeepsLostRights),
+                                    format!("{kxr} listed: the lost right is still used"),
+                                ),
+                                Level::Found { diagnosis, text } => (Some(diagnosis), text),
+                                Level::Descend { text, .. } | Level::Total { text } => (None, text),
+                                Level::Agrees => (None, String::new()),
+                            };
+                            let mut f = failure(
+                                self,
+                                go,
+                                format!("{} legal moves, without {kxr}", reference.total),
+                                text,
+                            );
+                            f.diagnosis = d;
+                            tally.fail_dfrc(f, dfrc);
+                        }
+                    },
+                }
+            }
+            self.tick();
+        }
+        tally.note(if perft {
+            format!("{} scenarios, bestmove and perft 1 each", scenarios.len())
+        } else {
+            format!("{} scenarios, bestmove only (no perft)", scenarios.len())
+        });
+        self.finish(tally, started, left)
+    }
+
+    pub(super) fn moves_list(&mut self, scenarios: &[MovesListScenario]) -> CheckReport {
+        let (mut tally, started) = self.begin(CheckName::MovesListCastle);
+        let mut left = 0;
+        for (i, s) in scenarios.iter().enumerate() {
+            if self.giving_up() {
+                left = scenarios.len() - i;
+                break;
+            }
+            let position = position_line(self.options.fen, &s.start, &s.moves);
+            let fen = position_fen(&s.start, self.options.fen);
+            let reproduce = self.reproduce(&position, &self.go());
+            let answer = match self.ask(&position) {
+                Ok(a) => a,
+                Err(err) => {
+                    tally.fail(self.engine_failure(&s.label, fen, reproduce, &err));
+                    self.tick();
+                    continue;
+                }
+            };
+            if is_legal_any_notation(&s.end, &answer) {
+                tally.pass();
+            } else {
+                let castle = uci(s.moves[s.castle_at]);
+                let misread =
+                    self.confirm_misread(&s.start, &s.moves, |a| is_legal_any_notation(&s.end, a));
+                let (got, d) = if let Some(d) = misread {
+                    (format!("{answer} (not a legal move)"), d)
+                } else if is_legal(&s.dropped, &answer) {
+                    (
+                        format!(
+                            "{answer}: legal only in the position before {castle}; the castle and the moves after it were dropped"
+                        ),
+                        Diagnosis::DropsMovesAtCastle,
+                    )
+                } else if misapplied_positions(s)
+                    .iter()
+                    .any(|p| is_legal_any_notation(p, &answer))
+                {
+                    (
+                        format!(
+                            "{answer}: legal only with king or rook of {castle} on the wrong square"
+                        ),
+                        Diagnosis::MisappliesCastle,
+                    )
+                } else {
+                    (
+                        format!("{answer} (not a legal move)"),
+                        Diagnosis::IllegalMove,
+                    )
+                };
+                tally.fail_dfrc(
+                    Failure::wrong(
+                        &s.label,
+                        fen,
+                        reproduce,
+                        format!("a legal move after {castle} and the rest of the list"),
+                        got,
+                    )
+                    .diagnosed(d),
+                    s.label.starts_with("DFRC"),
+                );
+            }
+            self.tick();
+        }
+        self.finish(tally, started, left)
+    }
+}

@@ -1,0 +1,329 @@
+//! The perft checks: `go perft N` against shakmaty, and for a failing
+//! position the drill-down a perft debugger does by hand: follow the move
+//! whose count differs, one ply at a time (`position … moves m1 m2`, `go
+//! perft N-1`), until a move is missing from or extra in the engine's list.
+//! That move, in that position, names the bug (see
+//! [`diagnosis::perft_move`](super::diagnosis::perft_move)); a Shredder or
+//! X-FEN misreading is confirmed by asking `go perft 1` again with a field
+//! the engine cannot misread.
+
+use std::time::Instant;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position};
+
+use super::answer::castle_notations;
+use super::diagnosis::{self, Diagnosis};
+use super::perft::{Divide, compare, reference_divide};
+use super::perft_sets::Labelled;
+use super::report::{CheckName, CheckReport, Failure};
+use super::suite::{Run, position_line};
+use crate::notation::fen::position_fen;
+
+/// How many failing positions of one check are drilled down (each costs
+/// up to depth - 1 more engine queries); later ones are classified from
+/// the root divide only.
+pub const DRILLED_PER_CHECK: usize = 50;
+
+/// What one level of a divide comparison says.
+#[derive(Debug, PartialEq)]
+pub(super) enum Level {
+    /// A move missing or extra (or written in the wrong notation): the bug.
+    Found {
+        diagnosis: Diagnosis,
+        text: String,
+    },
+    /// Both list the move but count differently below it: go down.
+    Descend {
+        mv: Move,
+        text: String,
+    },
+    /// Every move agrees; only the announced total differs.
+    Total {
+        text: String,
+    },
+    Agrees,
+}
+
+/// Compares one level: notation first, then missing and extra moves, then
+/// differing counts.
+pub(super) fn analyse(pos: &Chess, reference: &Divide, engine: &Divide) -> Level {
+    // The standard form counts when it is not also a plain king move, or
+    // when it is listed a second time.
+    let listed = |mv: &str| {
+        engine.duplicates.iter().any(|d| d == mv)
+            || (engine.moves.contains_key(mv) && !reference.moves.contains_key(mv))
+    };
+    for castle in pos.legal_moves().into_iter().filter(|m| m.is_castle()) {
+        let (kxr, standard) = castle_notations(castle);
+        if kxr != standard && !engine.moves.contains_key(&kxr) && listed(&standard) {
+            return Level::Found {
+                text: format!(
+                    "castle {kxr} listed as {standard}{}",
+                    if engine.duplicates.contains(&standard) {
+                        format!(" ({standard} listed twice: also the plain king move)")
+                    } else {
+                        String::new()
+                    }
+                ),
+                diagnosis: Diagnosis::KingTwoSquares,
+            };
+        }
+    }
+    let engine_moves: Vec<&str> = engine.moves.keys().map(String::as_str).collect();
+    if let Some(mv) = reference
+        .moves
+        .keys()
+        .find(|m| !engine.moves.contains_key(*m))
+    {
+        return Level::Found {
+            diagnosis: diagnosis::perft_move(pos, mv, true, &engine_moves),
+            text: format!("move {mv} missing from the engine's divide"),
+        };
+    }
+    if let Some(mv) = engine
+        .moves
+        .keys()
+        .find(|m| !reference.moves.contains_key(*m))
+    {
+        return Level::Found {
+            diagnosis: diagnosis::perft_move(pos, mv, false, &engine_moves),
+            text: format!("move {mv} is not legal but the engine lists it"),
+        };
+    }
+    if let Some(mv) = engine.duplicates.first() {
+        return Level::Found {
+            diagnosis: Diagnosis::PerftNonCastling,
+            text: format!("move {mv} listed twice"),
+        };
+    }
+    match compare(reference, engine) {
+        None => Level::Agrees,
+        Some(m) => match m.mv.as_deref().and_then(|mv| legal(pos, mv)) {
+            Some(mv) => Level::Descend {
+                mv,
+                text: m.to_string(),
+            },
+            None => Level::Total {
+                text: m.to_string(),
+            },
+        },
+    }
+}
+
+fn legal(pos: &Chess, text: &str) -> Option<Move> {
+    UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+}
+
+fn castling_bug(d: Diagnosis) -> bool {
+    matches!(
+        d,
+        Diagnosis::PerftMissesLegalCastle
+            | Diagnosis::PerftCastlesThroughPieces
+            | Diagnosis::PerftRookOnKingSquare
+            | Diagnosis::PerftIllegalCastle
+    )
+}
+
+impl Run<'_> {
+    /// Whether the engine answers `go perft 1` with a divide: `Ok`, or the
+    /// reason the perft checks are skipped.
+    pub(super) fn probe_perft(&mut self, material: &super::suite::Material) -> Result<(), String> {
+        let wanted = [
+            CheckName::PerftStart,
+            CheckName::PerftMidgame,
+            CheckName::PerftDfrc,
+            CheckName::RightsTracking,
+        ]
+        .into_iter()
+        .any(|c| self.options.wants(c));
+        if !wanted {
+            return Err("perft not wanted".into());
+        }
+        let probe = material
+            .starts
+            .first()
+            .map(|l| position_line(self.options.fen, &l.position, &[]))
+            .unwrap_or_else(|| "position startpos".into());
+        match self.engine(|d| d.perft(&probe, 1)) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err("the engine does not answer `go perft N` with a divide (Stockfish's `move: count` lines)".into()),
+            Err(err) => Err(format!("`go perft 1` failed: {err}")),
+        }
+    }
+
+    pub(super) fn perft_check(&mut self, check: CheckName, positions: &[Labelled]) -> CheckReport {
+        let (mut tally, started) = self.begin(check);
+        let depth = self.options.perft_depth;
+        let go = format!("go perft {depth}");
+        let (mut engine_secs, mut ours_secs, mut nodes) = (0.0, 0.0, 0u64);
+        let mut drilled = 0;
+        let mut left = 0;
+        for (i, l) in positions.iter().enumerate() {
+            if self.giving_up() {
+                left = positions.len() - i;
+                break;
+            }
+            let position = position_line(self.options.fen, &l.position, &[]);
+            let fen = position_fen(&l.position, self.options.fen);
+            let t = Instant::now();
+            let answer = self.engine(|d| d.perft(&position, depth));
+            engine_secs += t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            let reference = reference_divide(&l.position, depth);
+            ours_secs += t.elapsed().as_secs_f64();
+            nodes += reference.total;
+            let reproduce = self.reproduce(&position, &go);
+            match answer {
+                Err(err) => tally.fail(self.engine_failure(&l.label, fen, reproduce, &err)),
+                Ok(None) => tally.fail(
+                    Failure::wrong(&l.label, fen, reproduce, "a divide", "no divide (bestmove)")
+                        .diagnosed(Diagnosis::Unreadable),
+                ),
+                Ok(Some(divide)) => match analyse(&l.position, &reference, &divide) {
+                    Level::Agrees => tally.pass(),
+                    level => {
+                        let f = Failure::wrong(
+                            &l.label,
+                            fen,
+                            reproduce,
+                            format!("{} nodes in total", reference.total),
+                            String::new(),
+                        );
+                        tally.fail(if drilled < DRILLED_PER_CHECK {
+                            drilled += 1;
+                            self.drill(l, level, f)
+                        } else {
+                            let f = shallow(level, f);
+                            match f.diagnosis {
+                                Some(d) if castling_bug(d) => {
+                                    match self.confirm_perft_misread(&l.position, &[]) {
+                                        Some(confirmed) => f.diagnosed(confirmed),
+                                        None => f,
+                                    }
+                                }
+                                _ => f,
+                            }
+                        });
+                    }
+                },
+            }
+            self.tick();
+        }
+        tally.note(format!(
+            "depth {depth}, {nodes} nodes; engine {engine_secs:.2} s, shakmaty {ours_secs:.2} s (shakmaty/engine time x{:.2})",
+            if engine_secs > 0.0 { ours_secs / engine_secs } else { 0.0 }
+        ));
+        self.finish(tally, started, left)
+    }
+
+    /// Follows a differing count down to the move that is missing or
+    /// extra; the failure's reproducer becomes that shorter query.
+    fn drill(&mut self, l: &Labelled, mut level: Level, root: Failure) -> Failure {
+        let mut path: Vec<Move> = Vec::new();
+        let mut pos = l.position.clone();
+        let mut depth = self.options.perft_depth;
+        let mut failure = root;
+        loop {
+            match level {
+                Level::Descend { mv, text } if depth > 1 => {
+                    failure.got = text;
+                    path.push(mv);
+                    pos.play_unchecked(mv);
+                    depth -= 1;
+                    let position = position_line(self.options.fen, &l.position, &path);
+                    let go = format!("go perft {depth}");
+                    let answer = self.engine(|d| d.perft(&position, depth));
+                    let Ok(Some(divide)) = answer else {
+                        // The engine gave up on the deeper query: keep the level above.
+                        return failure;
+                    };
+                    let reference = reference_divide(&pos, depth);
+                    failure.label = format!("{} after {}", l.label, moves_text(&path));
+                    failure.reproduce = self.reproduce(&position, &go);
+                    failure.expected = format!("{} nodes in total", reference.total);
+                    level = analyse(&pos, &reference, &divide);
+                }
+                Level::Found { diagnosis, text } => {
+                    failure.got = text;
+                    failure.expected = format!(
+                        "the legal moves of {}",
+                        position_fen(&pos, self.options.fen)
+                    );
+                    let confirmed = if castling_bug(diagnosis) {
+                        self.confirm_perft_misread(&l.position, &path)
+                    } else {
+                        None
+                    };
+                    return failure.diagnosed(confirmed.unwrap_or(diagnosis));
+                }
+                Level::Descend { text, .. } | Level::Total { text } => {
+                    failure.got = text;
+                    return failure;
+                }
+                Level::Agrees => {
+                    failure.got =
+                        "the deeper query agrees: the engine's counts are not repeatable".into();
+                    return failure;
+                }
+            }
+        }
+    }
+
+    /// `go perft 1` after `path` with a castling field the engine cannot
+    /// misread; the diagnosis it confirms when the engine then agrees.
+    fn confirm_perft_misread(&mut self, root: &Chess, path: &[Move]) -> Option<Diagnosis> {
+        let (diagnosis, position, probe) = self.field_probe(root, path)?;
+        let answer = self.engine(|d| d.perft(&position, 1)).ok()??;
+        (analyse(&probe, &reference_divide(&probe, 1), &answer) == Level::Agrees)
+            .then_some(diagnosis)
+    }
+}
+
+/// A failure beyond the drill-down budget: classified at the root only.
+fn shallow(level: Level, mut failure: Failure) -> Failure {
+    match level {
+        Level::Found { diagnosis, text } => {
+            failure.got = text;
+            failure.diagnosed(diagnosis)
+        }
+        Level::Descend { text, .. } | Level::Total { text } => {
+            failure.got = text;
+            failure
+        }
+        Level::Agrees => failure,
+    }
+}
+
+fn moves_text(path: &[Move]) -> String {
+    path.iter()
+        .map(|m| super::suite::uci(*m))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_position;
+
+    #[test]
+    fn king_two_squares_divide_is_a_notation_bug_not_a_duplicate() {
+        // K f1, R h1: f1g1 is both a king step and, in standard UCI, the castle.
+        let pos = parse_position("4k3/8/8/8/8/8/8/5K1R w H - 0 1").unwrap();
+        let reference = reference_divide(&pos, 1);
+        let mut engine = reference.clone();
+        engine.moves.remove("f1h1").unwrap();
+        engine.duplicates.push("f1g1".into());
+        match analyse(&pos, &reference, &engine) {
+            Level::Found {
+                diagnosis, text, ..
+            } => {
+                assert_eq!(diagnosis, Diagnosis::KingTwoSquares);
+                assert!(text.contains("listed twice"), "{text}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(analyse(&pos, &reference, &reference), Level::Agrees);
+    }
+}
