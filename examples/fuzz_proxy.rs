@@ -240,14 +240,19 @@ fn main() {
     };
     let started = Instant::now();
     let mut failures = 0;
+    // `--session-seed S`: replay one session of a report (session n of
+    // seed s has seed s * 1000003 + n; every fourth has the garbage engine).
+    let replay = arg(&args, "--session-seed");
+    let sessions = if replay.is_some() { 1 } else { sessions };
     for n in 0..sessions {
-        let session_seed = seed.wrapping_mul(1_000_003).wrapping_add(n);
+        let session_seed = replay.unwrap_or(seed.wrapping_mul(1_000_003).wrapping_add(n));
+        let n = replay.map_or(n, |s| s.wrapping_sub(seed.wrapping_mul(1_000_003)));
         let mut inputs = Gen::new(session_seed);
         if let Err(e) = session(&mut inputs, &corpus, batches, n % 4 == 3, &mut stats) {
             failures += 1;
             println!("FAILURE session seed {session_seed}: {e}");
         }
-        if (n + 1) % 1000 == 0 {
+        if (n + 1).is_multiple_of(1000) {
             println!(
                 "  {} sessions, {} batches, {failures} failures, {:.0} s",
                 n + 1,
