@@ -48,12 +48,12 @@ mod proxy_log;
 mod proxy_piped;
 #[cfg(unix)]
 mod proxy_python;
-#[cfg(windows)]
-mod windows;
 #[cfg(unix)]
 mod tournament;
 #[cfg(unix)]
 mod tournament_safety;
+#[cfg(windows)]
+mod windows;
 
 mod common;
 #[cfg(unix)]
