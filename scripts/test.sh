@@ -28,6 +28,8 @@ status=0
 # --no-fail-fast: a failing binary does not hide the results of the others.
 # (pipefail: the status is cargo's.)
 cargo test --locked --no-fail-fast -- --test-threads=2 2>&1 | tee "$output" || status=$?
+# Fixed-seed fuzzing, in process and against the real proxy (docs/RELIABILITY.md).
+cargo run -q --locked --example fuzz -- --seed 1 --inputs 5000 && cargo run -q --locked --example fuzz_proxy -- --seed 1 --sessions 20 || status=1
 
 read -r passed failed ignored < <(
   awk '/^test result:/ {

@@ -45,6 +45,7 @@ pub fn push_pgn(out: &mut String, rank: u64, line: &Line) {
         tags,
         start: &line.start.position,
         moves: &line.moves,
+        book_plies: 0,
         infos: &[],
         result: "*",
         final_comment: comment.as_deref(),

@@ -74,7 +74,7 @@ pub fn seed_or_announce(seed: Option<u64>) -> u64 {
         );
         hasher.write_u32(std::process::id());
         let seed = hasher.finish();
-        eprintln!("uci960: seed {seed}");
+        output::note(format_args!("seed {seed}"));
         seed
     })
 }

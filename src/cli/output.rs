@@ -51,6 +51,12 @@ pub fn emit(text: &str) -> Result<(), OutputError> {
     Ok(())
 }
 
+/// A note for the user on stderr (`uci960: …`). Never panics: a closed or
+/// full stderr loses the note, not the command (`eprintln!` would panic).
+pub fn note(text: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr(), "uci960: {text}");
+}
+
 /// How `positions` prints each position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Format {

@@ -132,12 +132,17 @@ impl Run<'_> {
                 }
                 Answer::CastleKingSquares => {
                     found.pass();
+                    // Written right once the engine reads the field right:
+                    // the misread field, not the notation, is the bug.
+                    let d = self
+                        .confirm_misread(&c.position, &[], |a| a == kxr)
+                        .unwrap_or(Diagnosis::KingTwoSquares);
                     notation.fail_dfrc(
                         failure(
                             format!("{kxr} (king takes own rook)"),
                             format!("{answer} (king's destination square: standard-UCI notation, not Chess960)"),
                         )
-                        .diagnosed(Diagnosis::KingTwoSquares),
+                        .diagnosed(d),
                         c.dfrc,
                     );
                 }

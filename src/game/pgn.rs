@@ -74,7 +74,10 @@ pub struct PgnGame<'a> {
     pub tags: Vec<(String, String)>,
     pub start: &'a Chess,
     pub moves: &'a [Move],
-    /// One per move (may be shorter than `moves`).
+    /// How many of `moves` came from an opening book (commented `{book}`,
+    /// as Cute Chess does).
+    pub book_plies: usize,
+    /// One per move after the book's (may be shorter).
     pub infos: &'a [MoveInfo],
     pub result: &'a str,
     /// How the game ended, as a sentence.
@@ -135,7 +138,9 @@ pub fn write_game(game: &PgnGame) -> String {
             number += 1;
         }
         tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, mv).to_string());
-        if let Some(info) = game.infos.get(i) {
+        if i < game.book_plies {
+            tokens.push("{book}".to_string());
+        } else if let Some(info) = game.infos.get(i - game.book_plies) {
             tokens.push(format!("{{{}}}", info.comment()));
         }
     }
@@ -413,6 +418,7 @@ mod tests {
             ],
             start: &start,
             moves: &ms,
+            book_plies: 0,
             infos: &infos,
             result: "1/2-1/2",
             final_comment: Some("Draw by adjudication"),
@@ -453,6 +459,7 @@ mod tests {
             tags: vec![],
             start: &start,
             moves: &ms,
+            book_plies: 0,
             infos: &[],
             result: "*",
             final_comment: None,
@@ -493,7 +500,7 @@ mod tests {
                 pos.play_unchecked(m);
                 ms.push(m);
             }
-            let text = write_game(&PgnGame { tags: vec![], start: &start, moves: &ms, infos: &[], result: "*", final_comment: None });
+            let text = write_game(&PgnGame { tags: vec![], start: &start, moves: &ms, book_plies: 0, infos: &[], result: "*", final_comment: None });
             let back = read_games(&text).unwrap();
             proptest::prop_assert_eq!(back.len(), 1);
             let (s, replayed) = back[0].replay().unwrap();

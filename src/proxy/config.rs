@@ -23,11 +23,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::Context;
-
 use super::options::GuiCastling;
+use crate::files::FileError;
 use crate::notation::fen::FenFlavour;
-use crate::start::method::MethodSpec;
+use crate::seconds::KeySecondsError;
+use crate::start::method::{MethodError, MethodSpec};
+use crate::uci::LineBreak;
 use crate::uci_client::EngineCommand;
 
 /// What the session needs to know at start.
@@ -75,14 +76,48 @@ impl Settings {
     }
 }
 
+/// A `--start` value that is neither `gui` nor a method of `positions`.
+#[derive(Debug, thiserror::Error)]
+#[error("bad start method '{text}': {error}")]
+pub struct StartError {
+    pub text: String,
+    pub error: MethodError,
+}
+
+/// Why a config file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("config '{path}': {error}")]
+    Toml {
+        path: PathBuf,
+        error: toml::de::Error,
+    },
+}
+
+/// Why a config's settings are refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Start(#[from] StartError),
+    #[error(transparent)]
+    Seconds(#[from] KeySecondsError),
+    #[error("engine option '{name}': {value} is not a string, number or boolean")]
+    OptionType { name: String, value: String },
+    #[error("[engine.options] {0}")]
+    OptionLine(#[from] LineBreak),
+}
+
 /// Parses a `--start` value: `gui` or a method of `positions`.
-pub fn parse_start(text: &str) -> anyhow::Result<Option<MethodSpec>> {
+pub fn parse_start(text: &str) -> Result<Option<MethodSpec>, StartError> {
     if text.eq_ignore_ascii_case("gui") {
         return Ok(None);
     }
-    let spec: MethodSpec = text
-        .parse()
-        .with_context(|| format!("bad start method '{text}'"))?;
+    let spec: MethodSpec = text.parse().map_err(|error| StartError {
+        text: text.to_string(),
+        error,
+    })?;
     Ok(Some(spec))
 }
 
@@ -123,14 +158,17 @@ pub struct ProxySection {
 
 impl ProxyConfig {
     /// Reads and checks a config file.
-    pub fn load(path: &Path) -> anyhow::Result<ProxyConfig> {
+    pub fn load(path: &Path) -> Result<ProxyConfig, ConfigError> {
         let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
-        ProxyConfig::parse(&text).with_context(|| format!("config '{}'", path.display()))
+        ProxyConfig::parse(&text).map_err(|error| ConfigError::Toml {
+            path: path.to_path_buf(),
+            error,
+        })
     }
 
     /// Parses config text.
-    pub fn parse(text: &str) -> anyhow::Result<ProxyConfig> {
-        Ok(toml::from_str(text)?)
+    pub fn parse(text: &str) -> Result<ProxyConfig, toml::de::Error> {
+        toml::from_str(text)
     }
 
     /// The engine command, with a relative program or dir resolved against
@@ -158,7 +196,7 @@ impl ProxyConfig {
     }
 
     /// Applies the file onto default settings.
-    pub fn settings(&self) -> anyhow::Result<Settings> {
+    pub fn settings(&self) -> Result<Settings, SettingsError> {
         let mut s = Settings::default();
         let p = &self.proxy;
         if let Some(start) = &p.start {
@@ -182,12 +220,14 @@ impl ProxyConfig {
                     toml::Value::Integer(v) => v.to_string(),
                     toml::Value::Float(v) => v.to_string(),
                     toml::Value::Boolean(v) => v.to_string(),
-                    other => anyhow::bail!(
-                        "engine option '{name}': {other} is not a string, number or boolean"
-                    ),
+                    other => {
+                        return Err(SettingsError::OptionType {
+                            name: name.clone(),
+                            value: other.to_string(),
+                        });
+                    }
                 };
-                crate::uci::SetOption::new(name, &value)
-                    .map_err(|e| anyhow::anyhow!("[engine.options] {e}"))?;
+                crate::uci::SetOption::new(name, &value)?;
                 s.engine_options.push((name.clone(), value));
             }
         }

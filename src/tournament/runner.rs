@@ -1,36 +1,40 @@
-//! Plays a match: N worker threads, each with its own two engine processes,
-//! take games from a shared queue; one collector (the calling thread) writes
-//! each finished game whole to the PGN, keeps the tally, draws the progress
-//! bar and stops the match when the SPRT decides or on SIGINT.
+//! Plays the games: N worker threads take games from a shared [`Feed`]
+//! (the schedule and the opening stream, advanced in game order), each
+//! worker with its own engine processes; the calling thread collects each
+//! finished game and hands it to the caller's `on_game` (which writes it
+//! and keeps the standings) and stops everything at once when that fails,
+//! on SIGINT, or when the SPRT decides.
 //!
 //! Engines are reused between games (`ucinewgame` + `isready`) unless
-//! `restart` is set; an engine that crashed, stalled or overran its time is
-//! ended and a fresh one started for its next game. On interrupt, games in
-//! progress are abandoned (never written), engines are ended, and the PGN
-//! holds only complete games, so `--resume` can finish the match.
+//! `restart` is set. A worker keeps one process per engine it has played
+//! (started when first needed). An engine that crashed, stalled or overran
+//! its time is ended and a fresh one started for its next game (the lost
+//! game is scored and its `Termination` says why). If that fresh start
+//! fails: with `--recover` it is tried [`RECOVER_ATTEMPTS`] times, then the
+//! game is forfeited and the tournament goes on; without it the game is
+//! forfeited and the tournament stops (exit 3) — an engine that cannot be
+//! started is a runtime failure, not a result.
+//!
+//! On interrupt or a write failure, games in progress are abandoned (never
+//! written) and engines are ended.
 //!
 //! Per move a worker sends one write (`position … moves …` kept as a string
 //! extended by each move, plus the `go` line) and reads the engine's lines
 //! until `bestmove`; SAN and the PGN text are made once per game, by the
 //! collector (docs/BENCHMARKS.md, "Match runner", has the costs).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::schedule::{Slot, pending};
-use super::stats::{Sprt, SprtVerdict};
-use super::summary::{GameSummary, Tally};
+use super::openings::{Opening, OpeningSource};
+use super::schedule::{Schedule, Slot};
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
@@ -40,8 +44,12 @@ use crate::notation::fen::{FenFlavour, position_fen};
 use crate::uci::{GoParams, PositionCommand};
 use crate::uci_client::{EngineCommand, EngineError, UciEngine};
 
-/// One engine of the match.
-#[derive(Clone, Debug)]
+/// Starts tried per game for an engine that cannot be started, with
+/// `--recover`.
+pub const RECOVER_ATTEMPTS: u32 = 3;
+
+/// One engine of the tournament.
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
     /// Display name (PGN White/Black); resolved from `id name` when not given.
     pub name: String,
@@ -53,38 +61,22 @@ pub struct EngineSpec {
     pub fen: FenFlavour,
 }
 
-/// Everything a match needs.
-pub struct MatchPlan {
-    pub engines: [EngineSpec; 2],
-    /// Total games (even).
-    pub games: u32,
-    pub concurrency: usize,
-    /// Start position of pair `p` at index `p - 1`.
-    pub positions: Vec<Chess>,
+/// What every game shares.
+pub struct GameContext {
+    pub engines: Vec<EngineSpec>,
     pub castling: CastlingPolicy,
     pub rules: Rules,
     pub restart: bool,
+    pub recover: bool,
     /// Grace beyond the allowed time before a time forfeit.
     pub margin: Duration,
     /// How long an untimed engine may stay silent (stall).
     pub timeout: Duration,
-    pub sprt: Option<Sprt>,
-    pub pgn: Option<PathBuf>,
     /// Extra PGN tags after the roster (Event, Site, Date and the like).
     pub tags: Vec<(String, String)>,
-    /// Games already in the PGN (`--resume`).
-    pub done: BTreeSet<u32>,
-    pub progress: bool,
 }
 
-/// How a match ended.
-pub struct MatchReport {
-    pub tally: Tally,
-    pub interrupted: bool,
-    pub sprt_stopped: bool,
-}
-
-/// Why an engine cannot take part at all (usage error, exit 2).
+/// Why an engine cannot take part at all.
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
     #[error("engine '{0}' does not declare the UCI_Chess960 option; it cannot play Chess960 games")]
@@ -96,24 +88,14 @@ pub enum SetupError {
 /// A game as it finished.
 pub struct FinishedGame {
     pub slot: Slot,
-    pub start: Chess,
+    pub opening: Arc<Opening>,
+    /// Every move, the opening's first.
     pub moves: Vec<Move>,
+    /// One per engine move (after the opening's).
     pub infos: Vec<MoveInfo>,
     pub outcome: Outcome,
-    /// Castling-notation errors by engine index.
+    /// Castling-notation errors of White, then Black.
     pub notation_errors: [u32; 2],
-}
-
-impl FinishedGame {
-    pub fn summary(&self) -> GameSummary {
-        GameSummary {
-            number: self.slot.number,
-            first_white: self.slot.first_white,
-            result: self.outcome.result,
-            termination: self.outcome.termination,
-            notation_errors: self.notation_errors,
-        }
-    }
 }
 
 /// Starts an engine and configures it for Chess960 (`UCI_Chess960 true`,
@@ -137,17 +119,107 @@ pub fn start_engine(spec: &EngineSpec, timeout: Duration) -> Result<UciEngine, S
     Ok(e)
 }
 
-/// One engine slot of a worker: the running process, if any.
-struct Seat {
-    engine: Option<UciEngine>,
+/// Tells workers to stop: SIGINT/SIGTERM, or a failure of the collector.
+pub struct Stop {
+    pub signal: Arc<AtomicBool>,
+    abort: AtomicBool,
 }
 
-impl Seat {
-    fn end(&mut self) {
-        if let Some(e) = self.engine.take() {
-            e.quit();
+impl Stop {
+    pub fn new(signal: Arc<AtomicBool>) -> Stop {
+        Stop {
+            signal,
+            abort: AtomicBool::new(false),
         }
     }
+
+    pub fn is_set(&self) -> bool {
+        self.signal.load(Ordering::SeqCst) || self.abort.load(Ordering::SeqCst)
+    }
+
+    pub fn interrupted(&self) -> bool {
+        self.signal.load(Ordering::SeqCst)
+    }
+
+    pub fn abort(&self) {
+        self.abort.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The games still to hand out, in game order, with their openings drawn
+/// as they are reached (a stream: memory does not grow with the number of
+/// games). Openings of games already done are drawn and dropped, so a
+/// resumed tournament sees the same openings as an uninterrupted one.
+pub struct Feed {
+    inner: Mutex<FeedState>,
+}
+
+struct FeedState {
+    schedule: Schedule,
+    next: u64,
+    done: BTreeSet<u64>,
+    source: OpeningSource,
+    /// Openings drawn so far; `current` is the last of them.
+    drawn: u64,
+    current: Option<Arc<Opening>>,
+    /// Pairings whose SPRT decided: their remaining games are skipped.
+    closed: Vec<bool>,
+}
+
+impl Feed {
+    pub fn new(schedule: Schedule, done: BTreeSet<u64>, source: OpeningSource) -> Feed {
+        let pairings = schedule.pairings().len();
+        Feed {
+            inner: Mutex::new(FeedState {
+                schedule,
+                next: 1,
+                done,
+                source,
+                drawn: 0,
+                current: None,
+                closed: vec![false; pairings],
+            }),
+        }
+    }
+
+    /// The next game to play and its opening.
+    pub fn take(&self) -> Option<(Slot, Arc<Opening>)> {
+        let mut f = self.inner.lock().ok()?;
+        loop {
+            if f.next > f.schedule.games() {
+                return None;
+            }
+            let number = f.next;
+            f.next += 1;
+            let slot = f.schedule.slot(number);
+            while f.drawn <= slot.opening {
+                let o = f.source.next_opening();
+                f.current = Some(Arc::new(o));
+                f.drawn += 1;
+            }
+            if f.done.contains(&number) || f.closed[slot.pairing] {
+                continue;
+            }
+            return f.current.clone().map(|o| (slot, o));
+        }
+    }
+
+    /// Skips the remaining games of a pairing.
+    pub fn close_pairing(&self, pairing: usize) {
+        if let Ok(mut f) = self.inner.lock()
+            && let Some(c) = f.closed.get_mut(pairing)
+        {
+            *c = true;
+        }
+    }
+}
+
+/// What the collector says after a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    /// Stop handing out games (SPRT decided); games in progress finish.
+    Finish,
 }
 
 /// The fault an engine error stands for.
@@ -166,23 +238,129 @@ fn to_score(s: &crate::uci::Score) -> Score {
     }
 }
 
-/// Plays one game; `None` when abandoned because of `stop`.
-fn play_game(
-    plan: &MatchPlan,
-    seats: &mut [Seat; 2],
-    slot: Slot,
-    stop: &AtomicBool,
-) -> Option<FinishedGame> {
-    let start = plan.positions[(slot.pair - 1) as usize].clone();
-    let by_colour = slot.engines(); // [white idx, black idx]
-    let colour_of = |idx: usize| {
-        if by_colour[0] == idx {
-            Color::White
-        } else {
-            Color::Black
+/// A worker's engine processes, by engine index.
+struct Seats(Vec<Option<UciEngine>>);
+
+impl Seats {
+    fn end(&mut self, idx: usize) {
+        if let Some(e) = self.0.get_mut(idx).and_then(Option::take) {
+            e.quit();
         }
+    }
+
+    fn end_all(&mut self) {
+        for i in 0..self.0.len() {
+            self.end(i);
+        }
+    }
+}
+
+/// How a game could not even begin.
+enum NoStart {
+    /// Abandoned (stop requested).
+    Stopped,
+    /// The engine could not be started: forfeit, and without `--recover`
+    /// the tournament stops.
+    Forfeit(Outcome, bool),
+}
+
+/// Makes sure engine `idx` runs and is ready for a new game.
+fn prepare(
+    ctx: &GameContext,
+    seats: &mut Seats,
+    idx: usize,
+    side: Color,
+    stop: &Stop,
+) -> Result<(), NoStart> {
+    let spec = &ctx.engines[idx];
+    let attempts = if ctx.recover { RECOVER_ATTEMPTS } else { 1 };
+    let mut last = None;
+    for _ in 0..attempts {
+        let fresh = seats.0[idx].is_none();
+        if fresh {
+            match start_engine(spec, ctx.timeout) {
+                Ok(e) => seats.0[idx] = Some(e),
+                Err(e) => {
+                    let err = match e {
+                        SetupError::Start { source, .. } => source,
+                        SetupError::NoChess960(name) => EngineError::Exited {
+                            engine: name,
+                            waiting_for: "UCI_Chess960",
+                            status: "option missing".into(),
+                        },
+                    };
+                    last = Some((err, true));
+                    if stop.is_set() {
+                        return Err(NoStart::Stopped);
+                    }
+                    continue;
+                }
+            }
+        }
+        // Every game starts with `ucinewgame` + `isready`, fresh processes
+        // included (as Cute Chess does).
+        let ready = match seats.0[idx].as_mut() {
+            Some(e) => e.new_game().and_then(|_| e.is_ready(ctx.timeout)),
+            None => Ok(()),
+        };
+        match ready {
+            Ok(()) => return Ok(()),
+            Err(err) => {
+                seats.end(idx);
+                if stop.is_set() {
+                    return Err(NoStart::Stopped);
+                }
+                // A process that was running failed between games: it is
+                // this game's fault of the engine (lost), as before.
+                if !fresh {
+                    return Err(NoStart::Forfeit(fault_outcome(side, &err, false), false));
+                }
+                last = Some((err, true));
+            }
+        }
+    }
+    match last {
+        Some((err, cannot_start)) => Err(NoStart::Forfeit(
+            fault_outcome(side, &err, false),
+            cannot_start && !ctx.recover,
+        )),
+        None => Ok(()),
+    }
+}
+
+fn fault_outcome(side: Color, err: &EngineError, timed: bool) -> Outcome {
+    let t = fault_of(err, timed);
+    let verb = match t {
+        Termination::TimeForfeit => "loses on time",
+        Termination::Stall => "stalls",
+        _ => "crashes",
     };
-    let mut game = Game::new(start.clone(), plan.castling);
+    Outcome::fault(side, t, format!("{} {verb}: {err}", side_name(side)))
+}
+
+/// A played game, or why not.
+enum Played {
+    Game(FinishedGame),
+    /// Forfeited because an engine cannot be started; `true`: stop the
+    /// tournament after it (no `--recover`).
+    Forfeit(FinishedGame, bool),
+    Abandoned,
+}
+
+/// Plays one game.
+fn play_game(
+    ctx: &GameContext,
+    seats: &mut Seats,
+    slot: Slot,
+    opening: Arc<Opening>,
+    stop: &Stop,
+) -> Played {
+    let by_colour = slot.engines(); // [white idx, black idx]
+    let mut game = Game::new(opening.start.clone(), ctx.castling);
+    for &mv in &opening.moves {
+        game.play(mv);
+    }
+    let book = opening.moves.len();
     let mut infos = Vec::new();
     let mut notation_errors = [0u32; 2];
     let mut broken = [false; 2];
@@ -190,7 +368,7 @@ fn play_game(
     let finish =
         |outcome: Outcome, game: &Game, infos: Vec<MoveInfo>, notation_errors| FinishedGame {
             slot,
-            start: start.clone(),
+            opening: Arc::clone(&opening),
             moves: game.moves().to_vec(),
             infos,
             outcome,
@@ -198,89 +376,58 @@ fn play_game(
         };
 
     // Fresh game on both engines; a failure loses the game before a move.
-    for (idx, (spec, seat)) in plan.engines.iter().zip(seats.iter_mut()).enumerate() {
-        // Every game starts with `ucinewgame` + `isready`, fresh processes
-        // included (as Cute Chess does).
-        let mut prepare = || -> Result<(), EngineError> {
-            if seat.engine.is_none() {
-                let e = start_engine(spec, plan.timeout).map_err(|e| match e {
-                    SetupError::Start { source, .. } => source,
-                    SetupError::NoChess960(name) => EngineError::Exited {
-                        engine: name,
-                        waiting_for: "UCI_Chess960",
-                        status: "option missing".into(),
-                    },
-                })?;
-                seat.engine = Some(e);
+    for (ci, side) in [(0, Color::White), (1, Color::Black)] {
+        match prepare(ctx, seats, by_colour[ci], side, stop) {
+            Ok(()) => {}
+            Err(NoStart::Stopped) => return Played::Abandoned,
+            Err(NoStart::Forfeit(outcome, fatal)) => {
+                return Played::Forfeit(finish(outcome, &game, infos, notation_errors), fatal);
             }
-            match seat.engine.as_mut() {
-                Some(e) => e.new_game().and_then(|_| e.is_ready(plan.timeout)),
-                None => Ok(()),
-            }
-        };
-        let ready = prepare();
-        if let Err(err) = ready {
-            seat.end();
-            if stop.load(Ordering::SeqCst) {
-                return None;
-            }
-            let side = colour_of(idx);
-            let t = fault_of(&err, false);
-            let detail = format!(
-                "{} {}: {err}",
-                side_name(side),
-                if t == Termination::Stall {
-                    "stalls"
-                } else {
-                    "crashes"
-                }
-            );
-            return Some(finish(
-                Outcome::fault(side, t, detail),
-                &game,
-                infos,
-                notation_errors,
-            ));
         }
     }
 
     let mut clocks = [
-        Clock::new(plan.engines[by_colour[0]].limits),
-        Clock::new(plan.engines[by_colour[1]].limits),
+        Clock::new(ctx.engines[by_colour[0]].limits),
+        Clock::new(ctx.engines[by_colour[1]].limits),
     ];
-    let mut adjudicator = Adjudicator::new(plan.rules);
-    // Each engine's `position` line, extended by one move per ply instead
+    let mut adjudicator = Adjudicator::new(ctx.rules);
+    // Each side's `position` line, extended by one move per ply instead
     // of rebuilt from the whole move list every move.
-    let mut position_lines = [0, 1].map(|i| {
-        PositionCommand::fen(position_fen(&start, plan.engines[i].fen), Vec::new()).to_string()
+    let book_uci: Vec<String> = game.uci_moves().map(|m| m.to_string()).collect();
+    let mut position_lines = by_colour.map(|i| {
+        PositionCommand::fen(
+            position_fen(&opening.start, ctx.engines[i].fen),
+            book_uci.clone(),
+        )
+        .to_string()
     });
+    let mut has_moves = book > 0;
     // The `go` line of a side whose limits do not depend on its clock is the
     // same every move (by colour: White 0, Black 1).
     let mut fixed_go: [Option<String>; 2] = [None, None];
     let outcome = loop {
-        if stop.load(Ordering::SeqCst) {
-            for seat in seats.iter_mut() {
-                seat.end();
-            }
-            return None;
+        if stop.is_set() {
+            seats.end_all();
+            return Played::Abandoned;
         }
         if let Some(o) = game.rules_outcome() {
             break o;
         }
         let side = game.turn();
-        let idx = by_colour[colour_index(side)];
-        let Some(engine) = seats[idx].engine.as_mut() else {
+        let ci = colour_index(side);
+        let idx = by_colour[ci];
+        let Some(engine) = seats.0[idx].as_mut() else {
             break Outcome::fault(
                 side,
                 Termination::Crash,
                 format!("{} has no engine", side_name(side)),
             );
         };
-        let clock = &clocks[colour_index(side)];
+        let clock = &clocks[ci];
         let timed = clock.limits().is_timed();
         let timeout = match clock.allowed() {
-            Some(allowed) => allowed + plan.margin + Duration::from_millis(10),
-            None => plan.timeout,
+            Some(allowed) => allowed + ctx.margin + Duration::from_millis(10),
+            None => ctx.timeout,
         };
         let go_line = |clocks: &[Clock; 2]| {
             // Through `GoParams`: keywords in the specification's order.
@@ -291,29 +438,21 @@ fn play_game(
             timed_go = go_line(&clocks);
             &timed_go
         } else {
-            fixed_go[colour_index(side)].get_or_insert_with(|| go_line(&clocks))
+            fixed_go[ci].get_or_insert_with(|| go_line(&clocks))
         };
-        let result = engine.position_and_go(&position_lines[idx], go, timeout);
+        let result = engine.position_and_go(&position_lines[ci], go, timeout);
         let r = match result {
             Ok(r) => r,
             Err(err) => {
-                broken[idx] = true;
-                if stop.load(Ordering::SeqCst) {
-                    for seat in seats.iter_mut() {
-                        seat.end();
-                    }
-                    return None;
+                broken[ci] = true;
+                if stop.is_set() {
+                    seats.end_all();
+                    return Played::Abandoned;
                 }
-                let t = fault_of(&err, timed);
-                let verb = match t {
-                    Termination::TimeForfeit => "loses on time",
-                    Termination::Stall => "stalls",
-                    _ => "crashes",
-                };
-                break Outcome::fault(side, t, format!("{} {verb}: {err}", side_name(side)));
+                break fault_outcome(side, &err, timed);
             }
         };
-        if let Err(flag) = clocks[colour_index(side)].stop(r.elapsed, plan.margin) {
+        if let Err(flag) = clocks[ci].stop(r.elapsed, ctx.margin) {
             break Outcome::fault(
                 side,
                 Termination::TimeForfeit,
@@ -329,16 +468,17 @@ fn play_game(
         match game.play_engine_move(&text) {
             Ok(accepted) => {
                 if accepted.notation_error {
-                    notation_errors[idx] += 1;
+                    notation_errors[ci] += 1;
                 }
                 let uci = UciMove::from_move(accepted.mv, CastlingMode::Chess960);
                 for line in &mut position_lines {
-                    if game.moves().len() == 1 {
+                    if !has_moves {
                         line.push_str(" moves");
                     }
                     // Writing to a String cannot fail.
                     let _ = write!(line, " {uci}");
                 }
+                has_moves = true;
                 let score = r.score.as_ref().map(to_score);
                 infos.push(MoveInfo {
                     score,
@@ -355,7 +495,7 @@ fn play_game(
             }
             Err(refused) => {
                 if refused.notation_error {
-                    notation_errors[idx] += 1;
+                    notation_errors[ci] += 1;
                 }
                 let shown = if text.is_empty() {
                     "(empty)".to_string()
@@ -374,40 +514,24 @@ fn play_game(
             }
         }
     };
-    for (seat, broken) in seats.iter_mut().zip(broken) {
-        if broken || plan.restart {
-            seat.end();
+    for (ci, broken) in broken.into_iter().enumerate() {
+        if broken || ctx.restart {
+            seats.end(by_colour[ci]);
         }
     }
-    Some(finish(outcome, &game, infos, notation_errors))
-}
-
-/// Appends whole games to the PGN file, flushed after each.
-struct PgnSink {
-    file: Option<File>,
-}
-
-impl PgnSink {
-    fn write(&mut self, text: &str) -> anyhow::Result<()> {
-        if let Some(f) = self.file.as_mut() {
-            f.write_all(text.as_bytes())
-                .and_then(|_| f.flush())
-                .context("writing the PGN file")?;
-        }
-        Ok(())
-    }
+    Played::Game(finish(outcome, &game, infos, notation_errors))
 }
 
 /// The PGN text of a finished game.
-pub fn game_pgn(plan: &MatchPlan, g: &FinishedGame) -> String {
+pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
     let [w, b] = g.slot.engines();
-    let mut tags: Vec<(String, String)> = plan.tags.clone();
+    let mut tags: Vec<(String, String)> = ctx.tags.clone();
     tags.push(("Round".into(), g.slot.number.to_string()));
-    tags.push(("White".into(), plan.engines[w].name.clone()));
-    tags.push(("Black".into(), plan.engines[b].name.clone()));
+    tags.push(("White".into(), ctx.engines[w].name.clone()));
+    tags.push(("Black".into(), ctx.engines[b].name.clone()));
     let (tw, tb) = (
-        plan.engines[w].limits.pgn_tag(),
-        plan.engines[b].limits.pgn_tag(),
+        ctx.engines[w].limits.pgn_tag(),
+        ctx.engines[b].limits.pgn_tag(),
     );
     if tw == tb {
         tags.push(("TimeControl".into(), tw));
@@ -416,127 +540,109 @@ pub fn game_pgn(plan: &MatchPlan, g: &FinishedGame) -> String {
         tags.push(("BlackTimeControl".into(), tb));
     }
     tags.push(("Termination".into(), g.outcome.termination.tag().into()));
-    for (colour, idx) in [("White", w), ("Black", b)] {
-        if g.notation_errors[idx] > 0 {
-            tags.push((
-                format!("{colour}NotationErrors"),
-                g.notation_errors[idx].to_string(),
-            ));
+    for (colour, errors) in [
+        ("White", g.notation_errors[0]),
+        ("Black", g.notation_errors[1]),
+    ] {
+        if errors > 0 {
+            tags.push((format!("{colour}NotationErrors"), errors.to_string()));
         }
     }
     write_game(&PgnGame {
         tags,
-        start: &g.start,
+        start: &g.opening.start,
         moves: &g.moves,
+        book_plies: g.opening.moves.len(),
         infos: &g.infos,
         result: g.outcome.result.pgn(),
         final_comment: Some(&g.outcome.detail),
     })
 }
 
-/// Runs the match. `first` is the already-started engine pair of worker 0
-/// (started by the caller to check UCI_Chess960 and learn the names).
-pub fn run(
-    plan: MatchPlan,
-    first: [Option<UciEngine>; 2],
-    mut tally: Tally,
-    interrupted: Arc<AtomicBool>,
-) -> anyhow::Result<MatchReport> {
-    let mut sink = PgnSink {
-        file: match &plan.pgn {
-            Some(path) => Some(
-                OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .with_context(|| format!("opening PGN file {}", path.display()))?,
-            ),
-            None => None,
-        },
-    };
-    let queue: Mutex<VecDeque<Slot>> = Mutex::new(pending(plan.games, &plan.done));
-    let remaining = queue.lock().map(|q| q.len()).unwrap_or(0);
-    let stop = AtomicBool::new(false);
-    let workers = plan.concurrency.clamp(1, remaining.max(1));
+/// Why the runner stopped before the schedule's end.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ended {
+    /// Every game handed out was played (or the collector said finish).
+    Done,
+    /// SIGINT/SIGTERM.
+    Interrupted,
+    /// An engine cannot be started and `--recover` is off.
+    EngineLost,
+}
 
-    let bar = if plan.progress {
-        let bar =
-            ProgressBar::with_draw_target(Some(plan.games as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise}  {msg}")
-        {
-            bar.set_style(style);
-        }
-        bar.set_position(plan.done.len() as u64);
-        bar.set_message(tally.score_line());
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-
-    let (tx, rx) = std::sync::mpsc::channel::<FinishedGame>();
-    let mut sprt_stopped = false;
-    let plan_ref = &plan;
+/// Plays the feed's games on `workers` threads. `first` holds engines
+/// already started (index by engine) for worker 0. `on_game` runs on the
+/// calling thread for each finished game; its error stops everything at
+/// once and is returned.
+pub fn run<E>(
+    ctx: &GameContext,
+    feed: &Feed,
+    workers: usize,
+    first: Vec<Option<UciEngine>>,
+    stop: &Stop,
+    mut on_game: impl FnMut(&FinishedGame) -> Result<Flow, E>,
+) -> Result<Ended, E> {
+    let (tx, rx) = mpsc::channel::<Played>();
     let mut first = Some(first);
-    let result: anyhow::Result<()> = std::thread::scope(|scope| {
-        for w in 0..workers {
+    let n = ctx.engines.len();
+    let finish = AtomicBool::new(false);
+    let mut ended = Ended::Done;
+    let result: Result<(), E> = std::thread::scope(|scope| {
+        for w in 0..workers.max(1) {
             let tx = tx.clone();
-            let queue = &queue;
-            let stop = &stop;
-            let interrupted = &interrupted;
             let engines = if w == 0 { first.take() } else { None };
+            let finish = &finish;
             scope.spawn(move || {
-                let [a, b] = engines.unwrap_or([None, None]);
-                let mut seats = [Seat { engine: a }, Seat { engine: b }];
+                let mut seats = Seats(engines.unwrap_or_default());
+                seats.0.resize_with(n, || None);
                 loop {
-                    if stop.load(Ordering::SeqCst) || interrupted.load(Ordering::SeqCst) {
+                    if stop.is_set() || finish.load(Ordering::SeqCst) {
                         break;
                     }
-                    let Some(slot) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+                    let Some((slot, opening)) = feed.take() else {
                         break;
                     };
-                    match play_game(plan_ref, &mut seats, slot, interrupted) {
-                        Some(g) => {
-                            if tx.send(g).is_err() {
-                                break;
-                            }
-                        }
-                        None => break,
+                    let played = play_game(ctx, &mut seats, slot, opening, stop);
+                    let last = matches!(played, Played::Abandoned | Played::Forfeit(_, true));
+                    if tx.send(played).is_err() || last {
+                        break;
                     }
                 }
-                for seat in seats.iter_mut() {
-                    seat.end();
-                }
+                seats.end_all();
             });
         }
         drop(tx);
-        for g in rx.iter() {
+        for played in rx.iter() {
             // A game that ended after SIGINT may have ended because of it
             // (engines share the terminal's process group): abandon it.
-            if interrupted.load(Ordering::SeqCst) {
+            if stop.is_set() {
                 continue;
             }
-            sink.write(&game_pgn(plan_ref, &g))?;
-            tally.record(&g.summary());
-            bar.inc(1);
-            bar.set_message(tally.score_line());
-            if let Some(sprt) = &plan_ref.sprt
-                && !sprt_stopped
-                && sprt.verdict(sprt.llr(&tally.pentanomial())) != SprtVerdict::Continue
-            {
-                sprt_stopped = true;
-                stop.store(true, Ordering::SeqCst);
+            let (g, fatal) = match played {
+                Played::Game(g) => (g, false),
+                Played::Forfeit(g, fatal) => (g, fatal),
+                Played::Abandoned => continue,
+            };
+            match on_game(&g) {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Finish) => finish.store(true, Ordering::SeqCst),
+                Err(e) => {
+                    stop.abort();
+                    return Err(e);
+                }
+            }
+            if fatal {
+                ended = Ended::EngineLost;
+                stop.abort();
             }
         }
         Ok(())
     });
-    bar.finish_and_clear();
     result?;
-    Ok(MatchReport {
-        tally,
-        interrupted: interrupted.load(Ordering::SeqCst),
-        sprt_stopped,
-    })
+    if stop.interrupted() {
+        ended = Ended::Interrupted;
+    }
+    Ok(ended)
 }
 
 /// White 0, Black 1: the order of `[white, black]` arrays here (shakmaty's
@@ -546,4 +652,13 @@ fn colour_index(c: Color) -> usize {
         Color::White => 0,
         Color::Black => 1,
     }
+}
+
+/// The start position of an opening after its moves (for display).
+pub fn opening_position(o: &Opening) -> Chess {
+    let mut pos = o.start.clone();
+    for &m in &o.moves {
+        pos.play_unchecked(m);
+    }
+    pos
 }

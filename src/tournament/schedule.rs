@@ -1,49 +1,206 @@
-//! Which games a match plays. Games come in pairs: each start position is
-//! played twice with colours reversed, so `--games` is rounded up to even.
-//! Game `g` (1-based, the PGN `Round`) belongs to pair `(g + 1) / 2` (the
-//! pair's start position is the pair-th position drawn); the first engine
-//! has White in odd games and Black in even ones.
+//! Which games a tournament plays, computed from the game number alone (no
+//! list is ever built, so memory does not grow with `--games`).
+//!
+//! * Pairings: round robin, every engine against every other (`(0,1),
+//!   (0,2), …, (1,2), …`); gauntlet, the first engine against each other
+//!   one (`(0,1), (0,2), …`).
+//! * Every pairing plays every opening twice, colours reversed: game `g`
+//!   (1-based, the PGN `Round`) belongs to game pair `q = (g − 1) / 2`; the
+//!   pairing's first engine is White in odd games.
+//! * Pairs are ordered by opening, then pairing: `opening = q / P`,
+//!   `pairing = q % P` for `P` pairings, so all pairings play opening `i`
+//!   before anyone plays opening `i + 1` (fastchess does the same: every
+//!   engine meets the same lines).
+//! * `--games G` is the number of games of each pairing per round (rounded
+//!   up to even), `--rounds R` the number of rounds, as cutechess-cli:
+//!   `G/2` openings per round, `R·G/2·P` pairs in all.
+//! * Totals that do not fit [`MAX_GAMES`] are refused ([`ScheduleError`]).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
-/// `n` rounded up to even (at least 2).
-pub fn round_up_even(n: u32) -> u32 {
-    n.clamp(1, u32::MAX - 1).div_ceil(2) * 2
+/// The most games one tournament holds (game numbers are `u32` in the PGN
+/// and the state file; the largest even `u32`).
+pub const MAX_GAMES: u64 = u32::MAX as u64 - 1;
+
+/// How engines are paired.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Debug,
+    Default,
+    clap::ValueEnum,
+    serde::Deserialize,
+    serde::Serialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum TournamentKind {
+    /// Every engine plays every other one.
+    #[default]
+    RoundRobin,
+    /// The first engine plays every other one.
+    Gauntlet,
 }
 
-/// One game of the match.
+/// Why a schedule cannot be made (usage errors).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ScheduleError {
+    #[error("a tournament needs at least two engines (got {0})")]
+    TooFewEngines(usize),
+    #[error("--games must be at least 1 (got 0)")]
+    NoGames,
+    #[error("--rounds must be at least 1 (got 0)")]
+    NoRounds,
+    #[error(
+        "--games {games} --rounds {rounds} with {pairings} pairing(s) makes {total} games (each opening twice, colours reversed); at most {MAX_GAMES} fit"
+    )]
+    TooManyGames {
+        games: u64,
+        rounds: u64,
+        pairings: usize,
+        total: u128,
+    },
+}
+
+/// One game of the tournament.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Slot {
     /// 1-based game number, the PGN `Round`.
-    pub number: u32,
-    /// 1-based pair number = index of the start position.
-    pub pair: u32,
-    /// Whether the first engine plays White.
+    pub number: u64,
+    /// 0-based game pair (same opening, colours reversed).
+    pub pair: u64,
+    /// 0-based index of the opening.
+    pub opening: u64,
+    /// Index into [`Schedule::pairings`].
+    pub pairing: usize,
+    /// 1-based round (`--rounds`).
+    pub round: u64,
+    /// Engine index playing White, then Black.
+    pub white: usize,
+    pub black: usize,
+    /// Whether the pairing's first engine plays White.
     pub first_white: bool,
 }
 
 impl Slot {
-    pub fn new(number: u32) -> Slot {
-        Slot {
-            number,
-            pair: number.div_ceil(2),
-            first_white: number % 2 == 1,
-        }
-    }
-
-    /// The engine index (0 = first) playing White, then Black.
+    /// `[white, black]` engine indices.
     pub fn engines(&self) -> [usize; 2] {
-        if self.first_white { [0, 1] } else { [1, 0] }
+        [self.white, self.black]
     }
 }
 
-/// The games still to play, in order, skipping those already done
-/// (`--resume`).
-pub fn pending(games: u32, done: &BTreeSet<u32>) -> VecDeque<Slot> {
-    (1..=games)
-        .filter(|g| !done.contains(g))
-        .map(Slot::new)
-        .collect()
+/// The whole tournament's schedule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    kind: TournamentKind,
+    engines: usize,
+    pairings: Vec<[usize; 2]>,
+    /// Openings per round (games per pairing per round / 2).
+    openings_per_round: u64,
+    rounds: u64,
+    games: u64,
+}
+
+impl Schedule {
+    /// `games` per pairing per round (rounded up to even), `rounds` rounds.
+    pub fn new(
+        kind: TournamentKind,
+        engines: usize,
+        games: u64,
+        rounds: u64,
+    ) -> Result<Schedule, ScheduleError> {
+        if engines < 2 {
+            return Err(ScheduleError::TooFewEngines(engines));
+        }
+        if games == 0 {
+            return Err(ScheduleError::NoGames);
+        }
+        if rounds == 0 {
+            return Err(ScheduleError::NoRounds);
+        }
+        let pairings: Vec<[usize; 2]> = match kind {
+            TournamentKind::RoundRobin => (0..engines)
+                .flat_map(|a| (a + 1..engines).map(move |b| [a, b]))
+                .collect(),
+            TournamentKind::Gauntlet => (1..engines).map(|b| [0, b]).collect(),
+        };
+        let openings_per_round = games.div_ceil(2);
+        let total = (u128::from(openings_per_round) * 2)
+            .saturating_mul(u128::from(rounds))
+            .saturating_mul(pairings.len() as u128);
+        if total > u128::from(MAX_GAMES) {
+            return Err(ScheduleError::TooManyGames {
+                games,
+                rounds,
+                pairings: pairings.len(),
+                total,
+            });
+        }
+        Ok(Schedule {
+            kind,
+            engines,
+            pairings,
+            openings_per_round,
+            rounds,
+            games: total as u64,
+        })
+    }
+
+    pub fn kind(&self) -> TournamentKind {
+        self.kind
+    }
+
+    pub fn engines(&self) -> usize {
+        self.engines
+    }
+
+    /// Engine index pairs, first engine first.
+    pub fn pairings(&self) -> &[[usize; 2]] {
+        &self.pairings
+    }
+
+    /// Total games.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    pub fn rounds(&self) -> u64 {
+        self.rounds
+    }
+
+    /// Openings the whole tournament uses.
+    pub fn openings(&self) -> u64 {
+        self.openings_per_round * self.rounds
+    }
+
+    /// Game `number` (1-based, at most [`Schedule::games`]).
+    pub fn slot(&self, number: u64) -> Slot {
+        let pair = (number - 1) / 2;
+        let p = self.pairings.len() as u64;
+        let opening = pair / p;
+        let pairing = (pair % p) as usize;
+        let first_white = number % 2 == 1;
+        let [a, b] = self.pairings[pairing];
+        let (white, black) = if first_white { (a, b) } else { (b, a) };
+        Slot {
+            number,
+            pair,
+            opening,
+            pairing,
+            round: opening / self.openings_per_round + 1,
+            white,
+            black,
+            first_white,
+        }
+    }
+
+    /// The games still to play, in order, skipping those in `done`.
+    pub fn pending<'a>(&'a self, done: &'a BTreeSet<u64>) -> impl Iterator<Item = Slot> + 'a {
+        (1..=self.games)
+            .filter(move |g| !done.contains(g))
+            .map(|g| self.slot(g))
+    }
 }
 
 #[cfg(test)]
@@ -51,26 +208,73 @@ mod tests {
     use super::*;
 
     #[test]
-    fn games_are_rounded_up_to_pairs() {
-        assert_eq!(round_up_even(0), 2);
-        assert_eq!(round_up_even(1), 2);
-        assert_eq!(round_up_even(20), 20);
-        assert_eq!(round_up_even(21), 22);
+    fn two_engines_keep_the_old_numbering() {
+        let s = Schedule::new(TournamentKind::RoundRobin, 2, 21, 1).unwrap();
+        assert_eq!(s.games(), 22, "rounded up to even");
+        let (a, b) = (s.slot(5), s.slot(6));
+        assert_eq!((a.opening, b.opening), (2, 2));
+        assert_eq!((a.engines(), b.engines()), ([0, 1], [1, 0]));
     }
 
     #[test]
-    fn pairs_share_a_position_with_colours_reversed() {
-        let a = Slot::new(5);
-        let b = Slot::new(6);
-        assert_eq!((a.pair, b.pair), (3, 3));
-        assert_eq!(a.engines(), [0, 1]);
-        assert_eq!(b.engines(), [1, 0]);
+    fn every_pairing_plays_each_opening_twice_with_colours_reversed() {
+        for (kind, n, pairings) in [
+            (TournamentKind::RoundRobin, 4, 6),
+            (TournamentKind::Gauntlet, 4, 3),
+        ] {
+            let s = Schedule::new(kind, n, 4, 3).unwrap();
+            assert_eq!(s.pairings().len(), pairings);
+            assert_eq!(s.games(), 4 * 3 * pairings as u64);
+            assert_eq!(s.openings(), 6);
+            let mut seen = std::collections::BTreeMap::new();
+            for g in 1..=s.games() {
+                let slot = s.slot(g);
+                *seen
+                    .entry((slot.opening, slot.white, slot.black))
+                    .or_insert(0) += 1;
+                assert_eq!(slot.round, slot.opening / 2 + 1);
+                if kind == TournamentKind::Gauntlet {
+                    assert!(slot.white == 0 || slot.black == 0);
+                }
+            }
+            // Each (opening, pairing) once per colour assignment.
+            assert_eq!(seen.len() as u64, s.games());
+            for &(o, w, b) in seen.keys() {
+                assert!(seen.contains_key(&(o, b, w)));
+            }
+        }
+    }
+
+    #[test]
+    fn sizes_that_overflow_are_errors() {
+        let err = Schedule::new(TournamentKind::RoundRobin, 2, u64::from(u32::MAX), 1).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ScheduleError::TooManyGames {
+                    total: 4294967296,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(Schedule::new(TournamentKind::RoundRobin, 2, MAX_GAMES, 1).is_ok());
+        assert!(Schedule::new(TournamentKind::RoundRobin, 3, u64::MAX, u64::MAX).is_err());
+        assert_eq!(
+            Schedule::new(TournamentKind::Gauntlet, 1, 2, 1),
+            Err(ScheduleError::TooFewEngines(1))
+        );
+        assert_eq!(
+            Schedule::new(TournamentKind::Gauntlet, 2, 0, 1),
+            Err(ScheduleError::NoGames)
+        );
     }
 
     #[test]
     fn resume_skips_finished_games() {
-        let done: BTreeSet<u32> = [1, 2, 4].into_iter().collect();
-        let left: Vec<u32> = pending(6, &done).iter().map(|s| s.number).collect();
+        let s = Schedule::new(TournamentKind::RoundRobin, 2, 6, 1).unwrap();
+        let done: BTreeSet<u64> = [1, 2, 4].into_iter().collect();
+        let left: Vec<u64> = s.pending(&done).map(|s| s.number).collect();
         assert_eq!(left, [3, 5, 6]);
     }
 }

@@ -223,8 +223,8 @@ fn glaurung_dfrc_failures_carry_the_shredder_field_diagnosis() {
         text(&out)
     );
     assert_eq!(
-        diagnoses(&report)[0],
-        "shredder-field-misread",
+        diagnoses(&report),
+        ["shredder-field-misread"],
         "{}",
         text(&out)
     );

@@ -122,6 +122,19 @@ fn a_full_disk_is_a_message_and_status_3() {
 }
 
 #[test]
+fn a_full_stderr_loses_notes_not_the_command() {
+    // `positions` without --seed announces its seed on stderr.
+    let out = Command::new(uci960())
+        .args(["positions", "-n", "3"])
+        .stdout(Stdio::piped())
+        .stderr(dev_full())
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+}
+
+#[test]
 fn absurd_seconds_are_usage_errors_naming_flag_and_value() {
     for (args, flag, value) in [
         (

@@ -22,6 +22,8 @@ mod proxy_gui_start;
 mod proxy_log;
 mod proxy_piped;
 mod proxy_python;
+mod tournament;
+mod tournament_safety;
 
 mod common;
 mod engine_support;

@@ -204,3 +204,45 @@ fn a_time_control_is_kept_and_written() {
         }
     }
 }
+
+#[test]
+fn adjudication_values_are_checked_and_named() {
+    for (flag, tokens, named) in [
+        (
+            "--draw",
+            "movenumber=-3 movecount=1 score=10",
+            "movenumber='-3'",
+        ),
+        (
+            "--draw",
+            "movenumber=3 movecount=1.7 score=10",
+            "movecount='1.7'",
+        ),
+        (
+            "--draw",
+            "movenumber=3 movecount=1 score=1e12",
+            "score='1e12'",
+        ),
+        ("--resign", "movecount=3 score=0", "score='0'"),
+        ("--resign", "movecount=3", "missing score="),
+    ] {
+        let out = Command::new(common::uci960())
+            .arg("match")
+            .arg(flag)
+            .args(tokens.split(' '))
+            .output()
+            .expect("run uci960 match");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {tokens}: {err}");
+        assert!(
+            err.contains(flag) && err.contains(named),
+            "{flag} {tokens}: {err}"
+        );
+    }
+    let out = Command::new(common::uci960())
+        .args(["match", "--maxmoves", "0"])
+        .output()
+        .expect("run uci960 match");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--maxmoves 0"));
+}

@@ -9,14 +9,14 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn tmpdir(name: &str) -> PathBuf {
+pub(crate) fn tmpdir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("uci960-match-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn run_match(args: &[String]) -> Output {
+pub(crate) fn run_match(args: &[String]) -> Output {
     Command::new(common::uci960())
         .arg("match")
         .args(args)
@@ -25,12 +25,12 @@ fn run_match(args: &[String]) -> Output {
         .expect("run uci960 match")
 }
 
-fn json(path: &Path) -> Value {
+pub(crate) fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// python-chess's view of a PGN (tests/python/check_pgn.py).
-fn check_pgn(python: &Path, pgn: &Path) -> Value {
+pub(crate) fn check_pgn(python: &Path, pgn: &Path) -> Value {
     let out = Command::new(python)
         .arg(format!(
             "{}/tests/python/check_pgn.py",
@@ -47,7 +47,7 @@ fn check_pgn(python: &Path, pgn: &Path) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn strs(v: &[&str]) -> Vec<String> {
+pub(crate) fn strs(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 

@@ -54,10 +54,12 @@ pub enum BookError {
 /// (read past, never held whole), a UTF-8 byte order mark accepted.
 pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
     let file = files::open(path, "book", files::BOOK_LIMIT)?;
-    let mut lines = BoundedLines::new(
-        std::io::BufReader::with_capacity(1 << 16, file),
-        BOOK_LINE_LIMIT,
-    );
+    read(std::io::BufReader::with_capacity(1 << 16, file), path)
+}
+
+/// Reads and checks a book's text from `reader`; `path` names it in errors.
+pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>, BookError> {
+    let mut lines = BoundedLines::new(reader, BOOK_LINE_LIMIT);
     let mut entries = Vec::new();
     loop {
         let line = lines.number() + 1;

@@ -1,0 +1,667 @@
+//! The tournament's settings: one type, [`TournamentConfig`], filled from a
+//! TOML file and from command-line flags alike (every field optional; the
+//! flags win field by field, [`TournamentConfig::over`]), checked once by
+//! [`TournamentConfig::validate`] into [`Settings`] with typed errors that
+//! name the flag and the value (usage errors, exit 2).
+//!
+//! The `KEY=VALUE` token lists of the command line (`--engine`, `--draw`,
+//! `--resign`, `--sprt`, `--openings`) are parsed here too, into the same
+//! types the TOML file fills. Numbers meant as counts must be whole numbers
+//! in range (`--draw movecount=1.7` or `movenumber=-3` are refused, not
+//! rounded); scores are centipawns up to [`MAX_SCORE_CP`].
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::openings::{BookFormat, BookOrder, OpeningsSpec};
+use super::runner::EngineSpec;
+use super::schedule::{Schedule, ScheduleError, TournamentKind};
+use super::stats::Sprt;
+use crate::game::adjudication::{DrawRule, ResignRule, Rules};
+use crate::game::{CastlingPolicy, Limits};
+use crate::notation::fen::FenFlavour;
+use crate::start::method::{MethodError, MethodSpec};
+use crate::uci_client::command::{EngineConfig, EngineSpecError};
+
+/// Node limit when no limit is given anywhere (a quick demo).
+pub const DEFAULT_NODES: u64 = 5000;
+
+/// Largest adjudication score, in centipawns (mate scores count 100000).
+pub const MAX_SCORE_CP: i32 = 30_000;
+
+/// Largest move count an adjudication rule takes.
+pub const MAX_MOVES: u32 = 100_000;
+
+/// Every setting of a tournament; the TOML file's shape (engines as
+/// `[[engine]]` tables).
+#[derive(serde::Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    #[serde(default)]
+    pub engine: Vec<EngineConfig>,
+    pub tournament: Option<TournamentKind>,
+    pub games: Option<u64>,
+    pub rounds: Option<u64>,
+    pub concurrency: Option<usize>,
+    pub start: Option<String>,
+    pub random_plies: Option<u32>,
+    pub openings: Option<OpeningsSpec>,
+    pub seed: Option<u64>,
+    pub tc: Option<String>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub st: Option<f64>,
+    pub pgn: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub state: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub draw: Option<DrawRule>,
+    pub resign: Option<ResignRule>,
+    pub maxmoves: Option<u32>,
+    pub castling: Option<CastlingPolicy>,
+    pub restart: Option<bool>,
+    pub recover: Option<bool>,
+    pub margin: Option<u64>,
+    pub timeout: Option<f64>,
+}
+
+/// A setting that cannot be used (usage error, exit 2).
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{flag}: '{token}' is not KEY=VALUE")]
+    NotKeyValue { flag: &'static str, token: String },
+    #[error("{flag}: unknown key '{key}' (expected {expected})")]
+    UnknownKey {
+        flag: &'static str,
+        key: String,
+        expected: &'static str,
+    },
+    #[error("{flag}: missing {key}= (expected {expected})")]
+    MissingKey {
+        flag: &'static str,
+        key: &'static str,
+        expected: &'static str,
+    },
+    #[error("{flag} {key}='{value}': {reason}")]
+    BadValue {
+        flag: &'static str,
+        key: String,
+        value: String,
+        reason: String,
+    },
+    #[error("{flag} {value}: {reason}")]
+    BadFlag {
+        flag: &'static str,
+        value: String,
+        reason: String,
+    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    #[error(transparent)]
+    Seconds(#[from] crate::seconds::KeySecondsError),
+    #[error("--sprt: {0}")]
+    Sprt(#[from] super::stats::SprtError),
+    #[error("engine {0}: {1}")]
+    LineBreak(usize, crate::uci::LineBreak),
+    #[error("config {path}: {message}")]
+    Toml { path: PathBuf, message: String },
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Method(#[from] MethodError),
+    #[error("engine {0}: {1}")]
+    Engine(usize, EngineSpecError),
+    #[error(transparent)]
+    EngineSpec(#[from] EngineSpecError),
+    #[error(
+        "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {0} engines"
+    )]
+    SprtUndefined(usize),
+    #[error("--openings and --start both say where games start; give one")]
+    StartAndOpenings,
+}
+
+fn bad(flag: &'static str, key: &str, value: &str, reason: impl Into<String>) -> ConfigError {
+    ConfigError::BadValue {
+        flag,
+        key: key.to_string(),
+        value: value.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Splits `KEY=VALUE` tokens, refusing unknown keys.
+fn key_values<'a>(
+    flag: &'static str,
+    tokens: &'a [String],
+    keys: &'static [&'static str],
+    expected: &'static str,
+) -> Result<Vec<(&'a str, &'a str)>, ConfigError> {
+    tokens
+        .iter()
+        .map(|t| {
+            let (k, v) = t.split_once('=').ok_or_else(|| ConfigError::NotKeyValue {
+                flag,
+                token: t.clone(),
+            })?;
+            if !keys.contains(&k) {
+                return Err(ConfigError::UnknownKey {
+                    flag,
+                    key: k.to_string(),
+                    expected,
+                });
+            }
+            Ok((k, v))
+        })
+        .collect()
+}
+
+fn required<'a>(
+    flag: &'static str,
+    pairs: &[(&str, &'a str)],
+    key: &'static str,
+    expected: &'static str,
+) -> Result<&'a str, ConfigError> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| *v)
+        .ok_or(ConfigError::MissingKey {
+            flag,
+            key,
+            expected,
+        })
+}
+
+/// A whole number in `lo..=hi`.
+fn whole<T>(flag: &'static str, key: &str, value: &str, lo: T, hi: T) -> Result<T, ConfigError>
+where
+    T: FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    match value.parse::<T>() {
+        Ok(n) if n >= lo && n <= hi => Ok(n),
+        _ => Err(bad(
+            flag,
+            key,
+            value,
+            format!("expected a whole number from {lo} to {hi}"),
+        )),
+    }
+}
+
+fn number(flag: &'static str, key: &str, value: &str) -> Result<f64, ConfigError> {
+    match value.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(bad(flag, key, value, "not a number")),
+    }
+}
+
+const DRAW_KEYS: &str = "movenumber= movecount= score=";
+const RESIGN_KEYS: &str = "movecount= score=";
+const SPRT_KEYS: &str = "elo0= elo1= alpha= beta=";
+const OPENINGS_KEYS: &str = "file= format=epd|pgn order=sequential|random plies=N";
+
+/// `--draw movenumber=N movecount=N score=CP`.
+pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, ConfigError> {
+    let kv = key_values(
+        "--draw",
+        tokens,
+        &["movenumber", "movecount", "score"],
+        DRAW_KEYS,
+    )?;
+    let get = |k| required("--draw", &kv, k, DRAW_KEYS);
+    let rule = DrawRule {
+        movenumber: whole("--draw", "movenumber", get("movenumber")?, 0, MAX_MOVES)?,
+        movecount: whole("--draw", "movecount", get("movecount")?, 1, MAX_MOVES)?,
+        score: whole("--draw", "score", get("score")?, 0, MAX_SCORE_CP)?,
+    };
+    Ok(rule)
+}
+
+/// `--resign movecount=N score=CP`.
+pub fn parse_resign(tokens: &[String]) -> Result<ResignRule, ConfigError> {
+    let kv = key_values("--resign", tokens, &["movecount", "score"], RESIGN_KEYS)?;
+    let get = |k| required("--resign", &kv, k, RESIGN_KEYS);
+    Ok(ResignRule {
+        movecount: whole("--resign", "movecount", get("movecount")?, 1, MAX_MOVES)?,
+        score: whole("--resign", "score", get("score")?, 1, MAX_SCORE_CP)?,
+    })
+}
+
+/// `--sprt elo0= elo1= alpha= beta=`.
+pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, ConfigError> {
+    let kv = key_values(
+        "--sprt",
+        tokens,
+        &["elo0", "elo1", "alpha", "beta"],
+        SPRT_KEYS,
+    )?;
+    let get = |k: &'static str| -> Result<f64, ConfigError> {
+        number("--sprt", k, required("--sprt", &kv, k, SPRT_KEYS)?)
+    };
+    Ok(Sprt {
+        elo0: get("elo0")?,
+        elo1: get("elo1")?,
+        alpha: get("alpha")?,
+        beta: get("beta")?,
+    })
+}
+
+/// `--openings file=F format=epd|pgn order=sequential|random plies=N`.
+pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, ConfigError> {
+    const F: &str = "--openings";
+    let kv = key_values(
+        F,
+        tokens,
+        &["file", "format", "order", "plies"],
+        OPENINGS_KEYS,
+    )?;
+    let mut spec = OpeningsSpec {
+        file: PathBuf::from(required(F, &kv, "file", OPENINGS_KEYS)?),
+        format: None,
+        order: BookOrder::Sequential,
+        plies: None,
+    };
+    for &(k, v) in &kv {
+        match k {
+            "format" => {
+                spec.format = Some(match v {
+                    "epd" | "fen" => BookFormat::Epd,
+                    "pgn" => BookFormat::Pgn,
+                    _ => return Err(bad(F, k, v, "expected epd or pgn")),
+                })
+            }
+            "order" => {
+                spec.order = match v {
+                    "sequential" => BookOrder::Sequential,
+                    "random" => BookOrder::Random,
+                    _ => return Err(bad(F, k, v, "expected sequential or random")),
+                }
+            }
+            "plies" => spec.plies = Some(whole(F, k, v, 0, u32::MAX)?),
+            _ => {}
+        }
+    }
+    Ok(spec)
+}
+
+/// Where games start.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpeningChoice {
+    /// Start positions drawn by a method, plus random plies.
+    Generated {
+        method: MethodSpec,
+        random_plies: u32,
+    },
+    /// An opening book, plus random plies.
+    Book {
+        spec: OpeningsSpec,
+        random_plies: u32,
+    },
+}
+
+impl OpeningChoice {
+    /// What identifies the openings for a resume.
+    pub fn describe(&self) -> String {
+        match self {
+            OpeningChoice::Generated {
+                method,
+                random_plies,
+            } => format!("start={method} random-plies={random_plies}"),
+            OpeningChoice::Book { spec, random_plies } => format!(
+                "openings file={} format={:?} order={:?} plies={:?} random-plies={random_plies}",
+                spec.file.display(),
+                spec.format(),
+                spec.order,
+                spec.plies
+            ),
+        }
+    }
+}
+
+/// Checked settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub engines: Vec<EngineSpec>,
+    pub schedule: Schedule,
+    pub concurrency: usize,
+    pub openings: OpeningChoice,
+    pub seed: Option<u64>,
+    pub pgn: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub state: Option<PathBuf>,
+    pub rules: Rules,
+    pub castling: CastlingPolicy,
+    pub restart: bool,
+    pub recover: bool,
+    pub sprt: Option<Sprt>,
+    pub margin: Duration,
+    pub timeout: Duration,
+}
+
+fn limits_of(
+    tc: Option<&str>,
+    st: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+) -> Result<Limits, ConfigError> {
+    let movetime = st
+        .map(|s| crate::seconds::config_key("st", s).map_err(ConfigError::from))
+        .transpose()?;
+    Ok(Limits {
+        tc: tc
+            .map(|t| {
+                t.parse().map_err(
+                    |e: crate::game::clock::TimeControlError| ConfigError::BadFlag {
+                        flag: "tc",
+                        value: t.to_string(),
+                        reason: e.to_string(),
+                    },
+                )
+            })
+            .transpose()?,
+        movetime,
+        nodes,
+        depth,
+    })
+}
+
+impl TournamentConfig {
+    /// Reads a TOML config file.
+    pub fn from_toml_file(path: &std::path::Path) -> Result<TournamentConfig, ConfigError> {
+        let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
+        toml::from_str(&text).map_err(|e| ConfigError::Toml {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// `self` (the command line) over `base` (the file), field by field;
+    /// engines are replaced as a whole.
+    pub fn over(self, base: TournamentConfig) -> TournamentConfig {
+        macro_rules! pick {
+            ($($f:ident),*) => {
+                TournamentConfig {
+                    engine: if self.engine.is_empty() { base.engine } else { self.engine },
+                    $($f: self.$f.or(base.$f),)*
+                }
+            };
+        }
+        pick!(
+            tournament,
+            games,
+            rounds,
+            concurrency,
+            start,
+            random_plies,
+            openings,
+            seed,
+            tc,
+            nodes,
+            depth,
+            st,
+            pgn,
+            json,
+            state,
+            sprt,
+            draw,
+            resign,
+            maxmoves,
+            castling,
+            restart,
+            recover,
+            margin,
+            timeout
+        )
+    }
+
+    /// Checks everything once.
+    pub fn validate(self) -> Result<Settings, ConfigError> {
+        let global = limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)?;
+        let engine_cfgs = if self.engine.is_empty() {
+            vec![EngineConfig::default(), EngineConfig::default()]
+        } else {
+            self.engine
+        };
+        let kind = self.tournament.unwrap_or_default();
+        let schedule = Schedule::new(
+            kind,
+            engine_cfgs.len(),
+            self.games.unwrap_or(2),
+            self.rounds.unwrap_or(1),
+        )?;
+        let mut engines = Vec::new();
+        for (i, e) in engine_cfgs.iter().enumerate() {
+            let cmd = e.command().map_err(|err| ConfigError::Engine(i + 1, err))?;
+            let own = limits_of(e.tc.as_deref(), e.st, e.nodes, e.depth)?;
+            let mut limits = if own.is_empty() { global } else { own };
+            if limits.is_empty() {
+                limits.nodes = Some(DEFAULT_NODES);
+            }
+            let options = e
+                .option_pairs()
+                .map_err(|err| ConfigError::LineBreak(i + 1, err))?;
+            if let Some(name) = &e.name {
+                crate::uci::single_line(&format!("engine {} name", i + 1), name)
+                    .map_err(|err| ConfigError::LineBreak(i + 1, err))?;
+            }
+            engines.push(EngineSpec {
+                name: e.name.clone().unwrap_or_default(),
+                cmd,
+                options,
+                limits,
+                fen: e.fen.unwrap_or(FenFlavour::Shredder),
+            });
+        }
+        if let Some(s) = &self.sprt {
+            s.validate()?;
+            if engines.len() > 2 && kind == TournamentKind::RoundRobin {
+                return Err(ConfigError::SprtUndefined(engines.len()));
+            }
+        }
+        if let Some(d) = &self.draw {
+            check_range("--draw", "movenumber", d.movenumber, 0, MAX_MOVES)?;
+            check_range("--draw", "movecount", d.movecount, 1, MAX_MOVES)?;
+            check_range("--draw", "score", d.score, 0, MAX_SCORE_CP)?;
+        }
+        if let Some(r) = &self.resign {
+            check_range("--resign", "movecount", r.movecount, 1, MAX_MOVES)?;
+            check_range("--resign", "score", r.score, 1, MAX_SCORE_CP)?;
+        }
+        if let Some(m) = self.maxmoves {
+            check_flag("--maxmoves", m, 1, MAX_MOVES)?;
+        }
+        let random_plies = self.random_plies.unwrap_or(0);
+        check_flag("--random-plies", random_plies, 0, 1000)?;
+        let openings = match (self.openings, self.start) {
+            (Some(_), Some(_)) => return Err(ConfigError::StartAndOpenings),
+            (Some(spec), None) => OpeningChoice::Book { spec, random_plies },
+            (None, start) => OpeningChoice::Generated {
+                method: start.as_deref().unwrap_or("random").parse()?,
+                random_plies,
+            },
+        };
+        let concurrency = self.concurrency.unwrap_or(1);
+        check_flag("--concurrency", concurrency, 1, 1024)?;
+        let timeout = match self.timeout {
+            Some(t) => crate::seconds::config_key("timeout", t)?,
+            None => Duration::from_secs(30),
+        };
+        Ok(Settings {
+            engines,
+            schedule,
+            concurrency,
+            openings,
+            seed: self.seed,
+            pgn: self.pgn,
+            json: self.json,
+            state: self.state,
+            rules: Rules {
+                draw: self.draw,
+                resign: self.resign,
+                max_moves: self.maxmoves,
+            },
+            castling: self.castling.unwrap_or_default(),
+            restart: self.restart.unwrap_or(false),
+            recover: self.recover.unwrap_or(false),
+            sprt: self.sprt,
+            margin: Duration::from_millis(self.margin.unwrap_or(100)),
+            timeout,
+        })
+    }
+}
+
+fn check_range<T: PartialOrd + std::fmt::Display>(
+    flag: &'static str,
+    key: &str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        return Err(bad(
+            flag,
+            key,
+            &v.to_string(),
+            format!("expected a whole number from {lo} to {hi}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_flag<T: PartialOrd + std::fmt::Display>(
+    flag: &'static str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<(), ConfigError> {
+    if v < lo || v > hi {
+        return Err(ConfigError::BadFlag {
+            flag,
+            value: v.to_string(),
+            reason: format!("expected a whole number from {lo} to {hi}"),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn adjudication_needs_whole_numbers_in_range() {
+        let d = parse_draw(&toks("movenumber=40 movecount=8 score=10")).unwrap();
+        assert_eq!((d.movenumber, d.movecount, d.score), (40, 8, 10));
+        for (tokens, named) in [
+            ("movenumber=-3 movecount=1 score=5", "movenumber='-3'"),
+            ("movenumber=3 movecount=1.7 score=5", "movecount='1.7'"),
+            ("movenumber=3 movecount=1 score=1e12", "score='1e12'"),
+            ("movenumber=3 movecount=0 score=5", "movecount='0'"),
+        ] {
+            let err = parse_draw(&toks(tokens)).unwrap_err().to_string();
+            assert!(err.contains("--draw") && err.contains(named), "{err}");
+        }
+        let err = parse_draw(&toks("movenumber=3")).unwrap_err().to_string();
+        assert!(err.contains("missing movecount="), "{err}");
+        assert!(parse_resign(&toks("movecount=3 score=-600")).is_err());
+        let cfg: TournamentConfig =
+            toml::from_str("[draw]\nmovenumber = 1\nmovecount = 1\nscore = 99999\n").unwrap();
+        let err = cfg.validate().unwrap_err().to_string();
+        assert!(err.contains("score='99999'"), "{err}");
+        assert!(
+            toml::from_str::<TournamentConfig>(
+                "[draw]\nmovenumber = -3\nmovecount = 1\nscore = 1\n"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn openings_tokens() {
+        let o = parse_openings(&toks("file=book.pgn order=random plies=4")).unwrap();
+        assert_eq!(o.format(), BookFormat::Pgn);
+        assert_eq!((o.order, o.plies), (BookOrder::Random, Some(4)));
+        assert_eq!(
+            parse_openings(&toks("file=x.txt")).unwrap().format(),
+            BookFormat::Epd
+        );
+        assert!(parse_openings(&toks("format=epd")).is_err());
+        assert!(parse_openings(&toks("file=x plies=-1")).is_err());
+    }
+
+    #[test]
+    fn file_and_flags_merge_and_defaults() {
+        let file: TournamentConfig = toml::from_str(
+            "games = 5\ntc = \"10+0.1\"\nstart = \"die\"\n[[engine]]\ncmd = \"a\"\nnodes = 10\n[engine.options]\nHash = 16\n[[engine]]\ncmd = \"b\"\n[sprt]\nelo0 = 0.0\nelo1 = 5.0\nalpha = 0.05\nbeta = 0.05\n",
+        )
+        .unwrap();
+        let flags = TournamentConfig {
+            concurrency: Some(3),
+            games: Some(8),
+            ..TournamentConfig::default()
+        };
+        let s = flags.over(file).validate().unwrap();
+        assert_eq!(s.schedule.games(), 8);
+        assert_eq!(s.concurrency, 3);
+        assert_eq!(s.engines[0].limits.nodes, Some(10));
+        assert!(
+            s.engines[0].limits.tc.is_none(),
+            "own limits replace the global ones"
+        );
+        assert_eq!(
+            s.engines[1].limits.tc.map(|t| t.to_string()),
+            Some("10+0.1".into())
+        );
+        assert_eq!(
+            s.engines[0].options,
+            [("Hash".to_string(), "16".to_string())]
+        );
+        assert!(toml::from_str::<TournamentConfig>("gmes = 3").is_err());
+        let none = TournamentConfig::default().validate().unwrap();
+        assert_eq!(none.engines.len(), 2);
+        assert_eq!(none.engines[0].limits.nodes, Some(DEFAULT_NODES));
+    }
+
+    #[test]
+    fn sprt_only_where_defined() {
+        let three = |kind| TournamentConfig {
+            engine: vec![EngineConfig::default(); 3],
+            tournament: Some(kind),
+            sprt: Some(Sprt {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.05,
+                beta: 0.05,
+            }),
+            ..TournamentConfig::default()
+        };
+        assert!(matches!(
+            three(TournamentKind::RoundRobin).validate(),
+            Err(ConfigError::SprtUndefined(3))
+        ));
+        assert!(three(TournamentKind::Gauntlet).validate().is_ok());
+        let one = TournamentConfig {
+            engine: vec![EngineConfig::default()],
+            ..TournamentConfig::default()
+        };
+        assert!(one.validate().is_err());
+    }
+
+    #[test]
+    fn the_example_config_is_valid() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/match.toml");
+        let s = TournamentConfig::from_toml_file(&path)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(s.engines.len(), 2);
+        assert_eq!(s.schedule.games(), 100);
+    }
+}

@@ -1,0 +1,147 @@
+//! Where a tournament's results go: the PGN (games appended whole, flushed
+//! and fsynced), the JSON summary (rewritten after every game), and the
+//! progress bar on stderr. A failed write is an [`OutputError`]: the
+//! tournament stops at once (exit 3) and keeps what was already written.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A write that failed (runtime error, exit 3).
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("cannot open {what} {path}: {source}")]
+    Open {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {what} {path}: {source}; the tournament stops (finished games are kept)")]
+    Write {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The PGN file, appended to one whole game at a time.
+pub struct PgnWriter {
+    path: PathBuf,
+    file: File,
+    /// File length after the last game written.
+    len: u64,
+}
+
+impl PgnWriter {
+    /// Opens (creates) `path` for appending. `len` is its length now.
+    pub fn open(path: &Path) -> Result<PgnWriter, OutputError> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|source| OutputError::Open {
+                what: "PGN file",
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        Ok(PgnWriter {
+            path: path.to_path_buf(),
+            file,
+            len,
+        })
+    }
+
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends one game's text, then flushes and fsyncs it (the state file
+    /// written next must never count a game the disk does not hold).
+    pub fn write_game(&mut self, text: &str) -> Result<(), OutputError> {
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|_| self.file.flush())
+            .and_then(|_| match self.file.sync_data() {
+                // Character devices and pipes cannot be synced.
+                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
+                other => other,
+            })
+            .map_err(|source| OutputError::Write {
+                what: "PGN file",
+                path: self.path.clone(),
+                source,
+            })?;
+        self.len += text.len() as u64;
+        Ok(())
+    }
+}
+
+/// Writes the JSON summary, replacing the file's content each time.
+pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), OutputError> {
+    let err = |source| OutputError::Write {
+        what: "JSON file",
+        path: path.to_path_buf(),
+        source,
+    };
+    let text = serde_json::to_string_pretty(value).map_err(|e| err(std::io::Error::other(e)))?;
+    let mut file = File::create(path).map_err(err)?;
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.write_all(b"\n"))
+        .and_then(|_| file.flush())
+        .map_err(err)
+}
+
+/// The progress bar (hidden when not wanted).
+pub struct Progress(ProgressBar);
+
+impl Progress {
+    pub fn new(show: bool, total: u64, done: u64, message: String) -> Progress {
+        if !show {
+            return Progress(ProgressBar::hidden());
+        }
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} games  {elapsed_precise}  {msg}")
+        {
+            bar.set_style(style);
+        }
+        bar.set_position(done);
+        bar.set_message(message);
+        Progress(bar)
+    }
+
+    pub fn game_done(&self, message: String) {
+        self.0.inc(1);
+        self.0.set_message(message);
+    }
+
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_an_error_naming_the_file() {
+        let Ok(mut w) = PgnWriter::open(Path::new("/dev/full")) else {
+            return; // no /dev/full here
+        };
+        let err = w
+            .write_game("[Event \"x\"]\n\n*\n\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("/dev/full"), "{err}");
+        assert_eq!(w.len(), 0);
+        assert!(write_json(Path::new("/dev/full"), &serde_json::json!({})).is_err());
+    }
+}

@@ -1,0 +1,164 @@
+//! The state file `--resume` continues from: what the tournament is (its
+//! identity: engines, schedule, openings, seed), every finished game with
+//! its result, and how long the PGN was after the last of them.
+//!
+//! It is rewritten after every finished game, atomically: written to
+//! `FILE.tmp`, fsynced, renamed over `FILE`, and the directory fsynced, so
+//! after a crash or SIGKILL it holds either the old or the new state, never
+//! a mix. The PGN is written (and fsynced) before the state, so the PGN is
+//! never shorter than the state says; on resume whatever the PGN holds
+//! beyond `pgn_bytes` (a game cut by SIGKILL, or one written just before
+//! the kill but not yet recorded) is cut off and played again.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::game::{GameResult, Termination};
+
+/// One finished game as the state file keeps it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct GameRecord {
+    pub number: u64,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// Castling-notation errors of White, then Black.
+    #[serde(default)]
+    pub notation_errors: [u32; 2],
+}
+
+/// The whole state.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct State {
+    pub version: u32,
+    /// What must match for a resume (engines, schedule, openings, seed).
+    pub identity: serde_json::Value,
+    pub seed: u64,
+    /// PGN length after the last recorded game.
+    pub pgn_bytes: u64,
+    pub games: Vec<GameRecord>,
+}
+
+pub const VERSION: u32 = 1;
+
+/// Why the state file cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("cannot read state file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("state file {path} is damaged: {reason}")]
+    Damaged { path: PathBuf, reason: String },
+    #[error("cannot write state file {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl State {
+    pub fn new(identity: serde_json::Value, seed: u64) -> State {
+        State {
+            version: VERSION,
+            identity,
+            seed,
+            pgn_bytes: 0,
+            games: Vec::new(),
+        }
+    }
+
+    /// Reads a state file; `None` when there is none.
+    pub fn load(path: &Path) -> Result<Option<State>, StateError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(StateError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        let state: State = serde_json::from_str(&text).map_err(|e| StateError::Damaged {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        if state.version != VERSION {
+            return Err(StateError::Damaged {
+                path: path.to_path_buf(),
+                reason: format!("version {} (this uci960 writes {VERSION})", state.version),
+            });
+        }
+        Ok(Some(state))
+    }
+
+    /// Writes the state atomically (temporary file, fsync, rename, fsync
+    /// of the directory).
+    pub fn save(&self, path: &Path) -> Result<(), StateError> {
+        let err = |source| StateError::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut tmp_name = path.as_os_str().to_owned();
+        tmp_name.push(".tmp");
+        let tmp = PathBuf::from(tmp_name);
+        let text = serde_json::to_vec(self).map_err(|e| err(std::io::Error::other(e)))?;
+        let mut file = std::fs::File::create(&tmp).map_err(err)?;
+        file.write_all(&text).map_err(err)?;
+        file.sync_all().map_err(err)?;
+        drop(file);
+        std::fs::rename(&tmp, path).map_err(err)?;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        // A directory fsync makes the rename durable; some filesystems
+        // refuse it, which changes nothing for a process crash.
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// The default state file for a PGN: `FILE.state.json` next to it.
+pub fn default_path(pgn: &Path) -> PathBuf {
+    let mut name = pgn.as_os_str().to_owned();
+    name.push(".state.json");
+    PathBuf::from(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_atomic_replace() {
+        let dir = std::env::temp_dir().join(format!("uci960-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.state.json");
+        assert!(State::load(&path).unwrap().is_none());
+        let mut s = State::new(serde_json::json!({"engines": ["a", "b"]}), 9);
+        s.games.push(GameRecord {
+            number: 3,
+            result: GameResult::Draw,
+            termination: Termination::Threefold,
+            notation_errors: [0, 1],
+        });
+        s.pgn_bytes = 1234;
+        s.save(&path).unwrap();
+        s.games.push(GameRecord {
+            number: 1,
+            result: GameResult::WhiteWins,
+            termination: Termination::Crash,
+            notation_errors: [0, 0],
+        });
+        s.save(&path).unwrap();
+        assert_eq!(State::load(&path).unwrap(), Some(s));
+        assert!(!default_path(&path).exists());
+        std::fs::write(&path, "{\"version\": 1").unwrap();
+        let err = State::load(&path).unwrap_err().to_string();
+        assert!(err.contains("damaged"), "{err}");
+    }
+}
