@@ -18,6 +18,9 @@ echo "windows: cross-building tests for $WINDOWS_TARGET"
 "${cross_cargo[@]}" test -Zbuild-std=std,panic_abort --target "$WINDOWS_TARGET" --no-run --lib --test it
 
 status=0
+# The Windows match test leaves its PGN here for python-chess (below).
+export UCI960_WINDOWS_PGN=$PWD/target/windows-match.pgn
+rm -f "$UCI960_WINDOWS_PGN"
 # wineserver -k afterwards: no wine process may outlive the run.
 trap 'wineserver -k 2>/dev/null || true' EXIT
 echo "windows: unit tests under wine"
@@ -26,6 +29,47 @@ timeout 900 "${cross_cargo[@]}" test -Zbuild-std=std,panic_abort --target "$WIND
 echo "windows: integration tests under wine (tests/it module windows)"
 timeout 900 "${cross_cargo[@]}" test -Zbuild-std=std,panic_abort --target "$WINDOWS_TARGET" --test it \
   -- --test-threads=2 windows:: || status=1
+
+echo "windows: positions/show/analyze print the same bytes as the Linux build"
+cargo build --quiet --bin uci960
+win_bin="$CROSS_TARGET_DIR/$WINDOWS_TARGET/debug/uci960.exe"
+same_output() {
+  if ! cmp -s <(target/debug/uci960 "$@" 2>/dev/null) <(wine "$win_bin" "$@" 2>/dev/null); then
+    echo "windows: 'uci960 $*' differs from the Linux build"
+    status=1
+  fi
+}
+for fmt in fen shredder epd sp pgn board json; do
+  same_output positions --method die --seed 1 --count 50 --format "$fmt"
+done
+for m in bag-redraw bag-swap random dfrc "sp:0-959"; do
+  same_output positions --method "$m" --seed 7 --count 20
+done
+for what in 518 0 959 RNBQKBNR bbqnnrkr "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"; do
+  same_output show "$what"
+done
+same_output analyze --method die
+same_output analyze --method bag-swap --samples 20000 --seed 3 --format json
+
+echo "windows: python-chess replays the PGN of the Windows match"
+if [ -s "$UCI960_WINDOWS_PGN" ]; then
+  python3 - "$UCI960_WINDOWS_PGN" <<'PY' || status=1
+import sys, chess.pgn
+games = 0
+with open(sys.argv[1]) as f:
+    while (game := chess.pgn.read_game(f)) is not None:
+        assert not game.errors, game.errors
+        board = game.board()
+        for move in game.mainline_moves():
+            assert board.is_legal(move), (games, move)
+            board.push(move)
+        games += 1
+assert games == 4, games
+print(f"windows: python-chess replayed {games} games")
+PY
+else
+  echo "windows: no PGN from the Windows match"; status=1
+fi
 
 echo "macos: type-check for $MACOS_TARGET"
 "${cross_cargo[@]}" check -Zbuild-std=std,panic_abort --target "$MACOS_TARGET" --all-targets || status=1

@@ -5,7 +5,7 @@
 //!
 //! Each line starts with `ucinewgame` + `isready`, so that no hash entry of
 //! an earlier line (which may have run in another process) reaches this
-//! one: with a node or depth limit and one search thread, an engine like
+//! one, and so does each evaluation: with a node or depth limit and one search thread, an engine like
 //! Stockfish then answers the same line the same way whichever process
 //! gets it, and the book is reproducible with any `--concurrency`. The
 //! engine gets the start in Shredder-FEN and the moves in king-takes-rook
@@ -205,13 +205,17 @@ impl BookEngine {
     }
 
     /// The engine's evaluation of `pos` (reached by `moves` from `start`),
-    /// from a single-PV search.
+    /// from a single-PV search on an empty hash (`ucinewgame` first): the
+    /// searches that chose the moves would otherwise leave entries that
+    /// change a node-limited result by tens of centipawns, and anyone can
+    /// reproduce the `ce` of a book line with a fresh engine.
     pub fn evaluate(
         &mut self,
         start: &Chess,
         moves: &[Move],
         pos: &Chess,
     ) -> Result<Eval, BookEngineError> {
+        self.new_line()?;
         self.set_multipv(1)?;
         self.set_position(start, moves);
         let result = self

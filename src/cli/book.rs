@@ -118,7 +118,7 @@ pub enum BookFormat {
 }
 
 /// The flags checked and turned into a plan.
-fn plan_of(args: &BookArgs) -> anyhow::Result<(BookPlan, bool)> {
+fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
     let start: StartSpec = args.start.parse()?;
     let count = match (args.count, start.set_size()) {
         (Some(n), _) => n,
@@ -167,27 +167,21 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<(BookPlan, bool)> {
     } else {
         None
     };
-    let (seed, announced) = match args.seed {
-        Some(s) => (s, false),
-        None => (super::seed_or_announce(None), true),
-    };
-    Ok((
-        BookPlan {
-            start,
-            shuffle: args.shuffle,
-            seed,
-            plies,
-            moves,
-            engine,
-            concurrency: args.concurrency,
-            window,
-            view: args.eval_view,
-            no_check: args.no_check,
-            count,
-            shard,
-        },
-        announced,
-    ))
+    let seed = super::seed_or_announce(args.seed);
+    Ok(BookPlan {
+        start,
+        shuffle: args.shuffle,
+        seed,
+        plies,
+        moves,
+        engine,
+        concurrency: args.concurrency,
+        window,
+        view: args.eval_view,
+        no_check: args.no_check,
+        count,
+        shard,
+    })
 }
 
 /// The engine of `--engine` (the parser `match` uses) with the limits.
@@ -287,7 +281,7 @@ fn cpu_seconds() -> (f64, f64) {
 }
 
 pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
-    let (plan, _announced) = plan_of(&args)?;
+    let plan = plan_of(&args)?;
     let flavour = args.castling.unwrap_or(FenFlavour::Shredder);
 
     // Which signal ended the run (0: none); the flag stops the generator.

@@ -38,7 +38,8 @@ pub struct ProxyArgs {
     /// Castling notation the GUI uses.
     #[arg(long, value_name = "auto|kxr|standard")]
     pub gui_castling: Option<GuiCastling>,
-    /// Append every line, timestamped, to this file.
+    /// Append every line, timestamped, to this file: `{pid}`, `{time}` and
+    /// `{engine}` are filled in; a directory gets a file per instance.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Seconds without `readyok`/`bestmove` after `isready`/`stop` before

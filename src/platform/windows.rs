@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryR
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use windows_sys::Win32::Foundation::{BOOL, CloseHandle, HANDLE};
+use windows_sys::Win32::Foundation::{CloseHandle, HANDLE};
 use windows_sys::Win32::System::Console::{
     CTRL_BREAK_EVENT, CTRL_C_EVENT, GenerateConsoleCtrlEvent, SetConsoleCtrlHandler,
 };
@@ -26,6 +26,7 @@ use windows_sys::Win32::System::JobObjects::{
     SetInformationJobObject, TerminateJobObject,
 };
 use windows_sys::Win32::System::Threading::CREATE_NEW_PROCESS_GROUP;
+use windows_sys::core::BOOL;
 
 use super::interrupt::{self, SIGINT, SIGTERM};
 use super::{ReadOutcome, Ready, Side, Want};
@@ -50,7 +51,9 @@ pub fn prepare(command: &mut Command, _die_with_parent: bool) {
 /// kills every process in it, the engine's own children included.
 #[derive(Debug)]
 pub struct ProcessGroup {
-    job: HANDLE,
+    /// `None` where a job cannot be attached (Windows 7 inside a GUI's own
+    /// job): the engine is then ended directly, without its children.
+    job: Option<HANDLE>,
     pid: u32,
 }
 
@@ -60,32 +63,10 @@ unsafe impl Sync for ProcessGroup {}
 
 impl ProcessGroup {
     pub fn new(child: &Child) -> io::Result<ProcessGroup> {
-        // SAFETY: plain Win32 calls on a handle we create and own, and the
-        // child's process handle, valid while `child` lives.
-        unsafe {
-            let job = CreateJobObjectW(std::ptr::null(), std::ptr::null());
-            if job.is_null() {
-                return Err(io::Error::last_os_error());
-            }
-            let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
-            info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-            let ok = SetInformationJobObject(
-                job,
-                JobObjectExtendedLimitInformation,
-                (&info as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
-                std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
-            ) != 0
-                && AssignProcessToJobObject(job, child.as_raw_handle() as HANDLE) != 0;
-            if !ok {
-                let err = io::Error::last_os_error();
-                CloseHandle(job);
-                return Err(err);
-            }
-            Ok(ProcessGroup {
-                job,
-                pid: child.id(),
-            })
-        }
+        Ok(ProcessGroup {
+            job: kill_on_close_job(child),
+            pid: child.id(),
+        })
     }
 
     /// Asks the engine to end: Ctrl-Break to its console process group
@@ -99,18 +80,48 @@ impl ProcessGroup {
 
     /// Ends every process of the engine at once (exit code 1).
     pub fn kill(&self) {
-        // SAFETY: our own job handle.
-        unsafe {
-            TerminateJobObject(self.job, 1);
+        if let Some(job) = self.job {
+            // SAFETY: our own job handle.
+            unsafe {
+                TerminateJobObject(job, 1);
+            }
         }
+    }
+}
+
+/// A new job with kill-on-close holding the child, if Windows allows it.
+fn kill_on_close_job(child: &Child) -> Option<HANDLE> {
+    // SAFETY: plain Win32 calls on a handle we create and own, and the
+    // child's process handle, valid while `child` lives.
+    unsafe {
+        let job = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+        if job.is_null() {
+            return None;
+        }
+        let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+        info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+        let ok = SetInformationJobObject(
+            job,
+            JobObjectExtendedLimitInformation,
+            (&info as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
+            std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+        ) != 0
+            && AssignProcessToJobObject(job, child.as_raw_handle() as HANDLE) != 0;
+        if !ok {
+            CloseHandle(job);
+            return None;
+        }
+        Some(job)
     }
 }
 
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
-        // SAFETY: closed once; kill-on-close ends what is left in it.
-        unsafe {
-            CloseHandle(self.job);
+        if let Some(job) = self.job {
+            // SAFETY: closed once; kill-on-close ends what is left in it.
+            unsafe {
+                CloseHandle(job);
+            }
         }
     }
 }

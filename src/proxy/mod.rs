@@ -17,6 +17,10 @@
 //!   written and read the way the engine will read it.
 //! * An illegal `bestmove` is reported and passed on unchanged: the GUI is
 //!   the arbiter.
+//!
+//! Around it: [`locate`] finds the config of `uci960` started by a GUI
+//! without arguments, and [`failed_start`] answers the GUI's handshake with
+//! the reason when there is no engine to run.
 
 pub mod config;
 pub mod failed_start;

@@ -15,7 +15,9 @@ pub const PREFIX: &str = "uci960 ";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum GuiCastling {
-    /// KxR when the GUI set `UCI_Chess960`, king-two-squares otherwise.
+    /// KxR when the GUI selected Chess960 (`UCI_Chess960`, `UCI_Variant`
+    /// chess960/fischerandom/fischerrandom, or a Chess960 FEN),
+    /// king-two-squares otherwise.
     #[default]
     Auto,
     Kxr,

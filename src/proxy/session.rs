@@ -119,6 +119,8 @@ pub struct Session {
     /// wait for `uciok` must not have its positions judged before the
     /// engine said whether it supports Chess960).
     held: Vec<Vec<u8>>,
+    /// The engine's `id name` line (with the suffix), sent at its `uciok`.
+    held_id: Option<Vec<u8>>,
     /// The GUI set `UCI_Chess960 true`.
     gui_960: bool,
     /// The GUI set `UCI_Variant` to a Chess960 name (Cute Chess does so
@@ -188,6 +190,7 @@ impl Session {
             engine_uciok: false,
             in_handshake: false,
             held: Vec::new(),
+            held_id: None,
             gui_960: false,
             gui_variant_960: false,
             gui_fen_960: false,
@@ -689,9 +692,10 @@ impl Session {
                 if toks.nth(1) == Some("name") {
                     let name = crate::uci::engine_msg::rest_after(&text, 2);
                     self.engine_name = name;
-                    out.push(Out::Gui(
-                        format!("{} (uci960)", text.trim_end()).into_bytes(),
-                    ));
+                    // Held until `uciok`: GUIs keep the first `id name`,
+                    // and an engine that dies before `uciok` leaves that
+                    // place to the proxy's reason (see `failed_start`).
+                    self.held_id = Some(format!("{} (uci960)", text.trim_end()).into_bytes());
                 } else {
                     out.push(Out::Forward);
                 }
@@ -712,6 +716,9 @@ impl Session {
 
     fn on_uciok(&mut self, out: &mut Vec<Out>) {
         self.engine_uciok = true;
+        if let Some(id) = self.held_id.take() {
+            out.push(Out::Gui(id));
+        }
         let seed = self.seed.map(|s| s.to_string()).unwrap_or_default();
         let book = self
             .book

@@ -5,8 +5,8 @@
 //! use uci960::uci_client::lines::{Line, LineBuffer};
 //! let mut lines = LineBuffer::new(16);
 //! let spare = lines.spare();
-//! spare[..12].copy_from_slice(b"uciok\r\nid n");
-//! lines.commit(12);
+//! spare[..11].copy_from_slice(b"uciok\r\nid n");
+//! lines.commit(11);
 //! assert_eq!(lines.next_line(), Some(Line::Complete(b"uciok\r")));
 //! assert_eq!(lines.next_line(), None); // "id n" waits for its end
 //! lines.extend(b"ame X\n");

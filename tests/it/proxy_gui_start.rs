@@ -277,8 +277,9 @@ fn an_engine_that_dies_at_start_is_named_where_the_gui_shows_it() {
     let mock = common::mock_engine();
     let mut p = Proxy::start(&["--", mock.to_str().unwrap(), "--crash-on-uci"]);
     p.send("uci");
-    // The engine's own `id name` came before it died; the proxy's follows.
-    let id = p.wait_for("the proxy's id name", |l| l.starts_with("id name uci960:"));
+    // The engine's own `id name` (held until its `uciok`) never reaches
+    // the GUI: the proxy's is the first, the one GUIs keep.
+    let id = p.wait_line("id name");
     assert!(
         id.contains("killed by signal 11 (SIGSEGV) before its uciok"),
         "{id}"
@@ -292,4 +293,32 @@ fn an_engine_that_dies_at_start_is_named_where_the_gui_shows_it() {
     let (status, _, stderr) = p.finish();
     assert_eq!(status.code(), Some(3));
     assert_eq!(stderr.matches("SIGSEGV").count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_board_tracking_gui_under_injection_is_told_why_once_per_game() {
+    use crate::proxy_util::Proxy;
+    // The built-in engine behind the proxy; SP 0 (king g1, bishops a1/b1)
+    // injected where the GUI believes in the standard start.
+    let mut p = Proxy::start(&["--start", "sp:0"]);
+    p.handshake();
+    let why = "the GUI plays from its own start position";
+    for game in 0..2 {
+        p.send("ucinewgame");
+        p.send("position startpos moves e2e4 e7e5 g1f3");
+        p.send("go wtime 1000 btime 1000");
+        assert_eq!(p.wait_line("bestmove"), "bestmove 0000", "game {game}");
+        p.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+        p.send("go wtime 1000 btime 1000");
+        assert_eq!(p.wait_line("bestmove"), "bestmove 0000");
+    }
+    p.send("quit");
+    let (status, seen, stderr) = p.finish();
+    assert!(status.success());
+    let told = seen
+        .iter()
+        .filter(|l| l.starts_with("info string") && l.contains(why));
+    assert_eq!(told.count(), 2, "once per game: {seen:?}");
+    assert_eq!(stderr.matches(why).count(), 2, "{stderr}");
+    assert!(stderr.contains("set `uci960 Start` to `gui`"), "{stderr}");
 }

@@ -114,6 +114,28 @@ pub fn gone_within(pid: u32, timeout: Duration) -> bool {
     }
 }
 
+/// Waits (up to `timeout`, a hang guard) until `pid` has ended: the
+/// process handle is signalled at exit, no polling. A pid that cannot be
+/// opened has ended already.
+#[cfg(windows)]
+pub fn gone_within(pid: u32, timeout: Duration) -> bool {
+    use windows_sys::Win32::Foundation::{CloseHandle, WAIT_OBJECT_0};
+    use windows_sys::Win32::System::Threading::{
+        OpenProcess, PROCESS_SYNCHRONIZE, WaitForSingleObject,
+    };
+    // SAFETY: a handle opened here, waited on and closed once.
+    unsafe {
+        let handle = OpenProcess(PROCESS_SYNCHRONIZE, 0, pid);
+        if handle.is_null() {
+            return true;
+        }
+        let ms = timeout.as_millis().min(u32::MAX as u128 - 1) as u32;
+        let ended = WaitForSingleObject(handle, ms) == WAIT_OBJECT_0;
+        CloseHandle(handle);
+        ended
+    }
+}
+
 /// Waits (up to `timeout`, a hang guard) until the text of the file at
 /// `path` satisfies `done`: the file is read again at each inotify event
 /// of its directory, no polling. `false` after the deadline.
