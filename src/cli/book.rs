@@ -8,7 +8,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
@@ -24,6 +24,7 @@ use crate::book::shard::Shard;
 use crate::book::starts::StartSpec;
 use crate::book::{BookError, BookPlan, Line, MoveChoice, Stop, generate};
 use crate::notation::fen::FenFlavour;
+use crate::platform::interrupt;
 use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
@@ -284,18 +285,10 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     let plan = plan_of(&args)?;
     let flavour = args.castling.unwrap_or(FenFlavour::Shredder);
 
-    // Which signal ended the run (0: none); the flag stops the generator.
-    let signal = Arc::new(AtomicUsize::new(0));
+    // The platform's handlers: the flag stops the generator, a second signal
+    // (or a run that does not end in time) ends the process, as in every command.
     let interrupted = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // A second signal while the first is handled ends the process at once.
-        signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&interrupted))
-            .context("installing the signal handler")?;
-        signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)
-            .context("installing the signal handler")?;
-    }
+    interrupt::install(Some(Arc::clone(&interrupted))).context("installing the signal handler")?;
 
     let out: Box<dyn Write> = match &args.output {
         Some(path) => {
@@ -371,8 +364,8 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
         Stop::Interrupted => {
-            let sig = signal.load(Ordering::Relaxed).max(2) as u8;
-            Ok(ExitCode::from(128 + sig))
+            let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
+            Ok(ExitCode::from(interrupt::exit_code(sig)))
         }
     }
 }
