@@ -87,8 +87,23 @@ pub struct PgnGame<'a> {
 /// The tag order: the seven tag roster first.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
+/// A tag value as the PGN standard wants it (section 7): `\` and `"`
+/// escaped with a backslash, and no control characters (a `\r` or tab
+/// from an engine's `id name` would break the tag line for other readers,
+/// python-chess among them); each is written as a space.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// One game as PGN text, ending with a blank line.
