@@ -26,7 +26,7 @@ use rand_core::SeedableRng;
 use shakmaty::{Chess, Move, Position};
 
 use crate::notation::fen::parse_position;
-use crate::start::method::book::{self, BookError};
+use crate::start::method::book::{self, EpdBookError};
 use crate::start::method::procedure::uniform_below;
 use crate::start::method::{MethodError, MethodSpec, PositionSource};
 
@@ -99,7 +99,7 @@ impl OpeningsSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
     #[error(transparent)]
-    Epd(#[from] BookError),
+    Epd(#[from] EpdBookError),
     #[error(transparent)]
     Method(#[from] MethodError),
     #[error(transparent)]
