@@ -233,6 +233,30 @@ fn endless_files_are_refused_at_once() {
     }
 }
 
+/// pgn-reader reads any text as games (it passes over what it cannot
+/// read), so an EPD book given as `format=pgn` used to be a book of the
+/// standard chess start position. It is an input error naming the file.
+#[test]
+fn a_file_that_is_not_pgn_is_not_a_pgn_book() {
+    let epd = scratch("openings.epd");
+    std::fs::write(
+        &epd,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n",
+    )
+    .expect("write");
+    let file = format!("file={}", epd.display());
+    let out = run(&["match", "--openings", &file, "format=pgn", "--games", "2"]);
+    assert_no_panic(&out, "an EPD as PGN");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains(&epd.display().to_string())
+            && err.contains("game 1")
+            && err.contains("not PGN"),
+        "{err}"
+    );
+}
+
 /// `match --resume` checks the end of the PGN it appends to; it used to
 /// read the whole file for that, so a PGN on `/dev/zero` was read forever.
 #[test]
