@@ -18,7 +18,7 @@
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::moves::{format_line, format_move, notation_for};
-use super::search::{Decision, MAX_PLY, Iteration, SearchLimits, position_hash};
+use super::search::{Decision, Iteration, MAX_PLY, SearchLimits, position_hash};
 use super::time::GoClock;
 use super::tt;
 use crate::notation::castling::{CastlingNotation, parse_move};
