@@ -197,7 +197,7 @@ impl Visitor for BookVisitor {
     ) -> ControlFlow<Self::Output> {
         tags.any = true;
         if name == b"FEN" {
-            let text = value.decode_utf8_lossy();
+            let text = crate::game::pgn::tag_value(value);
             tags.fen = parse_position(&text)
                 .map(Some)
                 .map_err(|e| format!("[FEN \"{text}\"]: {e}"));
