@@ -30,13 +30,13 @@ use super::forced::{Crafted, forced_castles};
 use super::hidden_state::{HiddenStateScenario, hidden_state_scenarios};
 use super::moves_list::{MovesListScenario, moves_list_scenarios};
 use super::perft_sets::{Labelled, dfrc_positions, midgame_positions, start_positions};
-use super::report::{CheckName, CheckReport, Failure, SuiteReport, Tally};
+use super::report::{CheckName, CheckReport, CheckTally, Failure, SuiteReport};
 use super::rights::{RightsScenario, rights_scenarios};
 use crate::notation::fen::{FenFlavour, position_fen};
 
 /// What to run and how hard.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SuiteOptions {
     pub perft_depth: u32,
     /// `go depth N` for the bestmove checks: enough to see a mate in one.
     pub search_depth: u32,
@@ -59,9 +59,9 @@ pub const DEFAULT_DFRC_POSITIONS: usize = 200;
 /// its positions.
 pub const FAILURES_IN_A_ROW: usize = 3;
 
-impl Default for Options {
+impl Default for SuiteOptions {
     fn default() -> Self {
-        Options {
+        SuiteOptions {
             perft_depth: DEFAULT_PERFT_DEPTH,
             search_depth: DEFAULT_SEARCH_DEPTH,
             only: None,
@@ -73,7 +73,7 @@ impl Default for Options {
     }
 }
 
-impl Options {
+impl SuiteOptions {
     pub(super) fn wants(&self, check: CheckName) -> bool {
         self.only.as_ref().is_none_or(|only| only.contains(&check))
     }
@@ -81,7 +81,7 @@ impl Options {
 
 /// Progress: which check runs, and how far the whole suite is.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct SuiteProgress {
     pub check: CheckName,
     pub done: u64,
     pub total: u64,
@@ -99,7 +99,7 @@ pub struct Material {
 }
 
 impl Material {
-    pub fn generate(options: &Options) -> Material {
+    pub fn generate(options: &SuiteOptions) -> Material {
         let keep = |dfrc: bool| !(dfrc && options.skip_dfrc);
         let forced: Vec<Crafted> = forced_castles()
             .into_iter()
@@ -151,8 +151,8 @@ pub(super) struct Stop(pub String);
 
 pub(super) struct Run<'a> {
     pub driver: &'a mut dyn Driver,
-    pub options: &'a Options,
-    progress: &'a mut dyn FnMut(Progress),
+    pub options: &'a SuiteOptions,
+    progress: &'a mut dyn FnMut(SuiteProgress),
     check: CheckName,
     done: u64,
     total: u64,
@@ -164,7 +164,7 @@ pub(super) struct Run<'a> {
 impl Run<'_> {
     pub fn tick(&mut self) {
         self.done += 1;
-        (self.progress)(Progress {
+        (self.progress)(SuiteProgress {
             check: self.check,
             done: self.done,
             total: self.total,
@@ -172,10 +172,10 @@ impl Run<'_> {
     }
 
     /// Starts a check: progress label, failures-in-a-row count.
-    pub fn begin(&mut self, check: CheckName) -> (Tally, Instant) {
+    pub fn begin(&mut self, check: CheckName) -> (CheckTally, Instant) {
         self.check = check;
         self.in_a_row = 0;
-        (Tally::new(check), Instant::now())
+        (CheckTally::new(check), Instant::now())
     }
 
     /// Whether the current check should leave out its remaining positions.
@@ -184,7 +184,7 @@ impl Run<'_> {
     }
 
     /// Ends a check: remaining positions counted as not run, with why.
-    pub fn finish(&self, mut tally: Tally, started: Instant, left: usize) -> CheckReport {
+    pub fn finish(&self, mut tally: CheckTally, started: Instant, left: usize) -> CheckReport {
         if left > 0 {
             tally.not_run(left);
             if let Some(Stop(reason)) = &self.stop {
@@ -284,7 +284,7 @@ pub(super) fn reproduce_lines(handshake: &[String], position: &str, go: &str) ->
 }
 
 /// How many progress steps a run takes.
-pub fn planned_steps(material: &Material, options: &Options) -> u64 {
+pub fn planned_steps(material: &Material, options: &SuiteOptions) -> u64 {
     let mut n = 0;
     if options.wants(CheckName::PerftStart) {
         n += material.starts.len();
@@ -315,8 +315,8 @@ pub fn planned_steps(material: &Material, options: &Options) -> u64 {
 pub fn run(
     driver: &mut dyn Driver,
     material: &Material,
-    options: &Options,
-    progress: &mut dyn FnMut(Progress),
+    options: &SuiteOptions,
+    progress: &mut dyn FnMut(SuiteProgress),
 ) -> SuiteReport {
     let started = Instant::now();
     let engine = driver.name();
@@ -335,7 +335,7 @@ pub fn run(
     };
 
     if options.wants(CheckName::DeclaresChess960) {
-        let mut t = Tally::new(CheckName::DeclaresChess960);
+        let mut t = CheckTally::new(CheckName::DeclaresChess960);
         if declares {
             t.pass();
         } else {
@@ -431,7 +431,7 @@ pub fn run(
 
 fn finished(
     engine: String,
-    options: &Options,
+    options: &SuiteOptions,
     started: Instant,
     mut checks: Vec<CheckReport>,
 ) -> SuiteReport {

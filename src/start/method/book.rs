@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::Chess;
 
 use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
-use crate::notation::fen::parse_position;
+use crate::notation::fen::{FenFault, parse_position};
 
 /// One usable line of a book.
 #[derive(Clone, Debug)]
@@ -20,7 +20,7 @@ pub struct BookEntry {
 
 /// Why a book cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum BookError {
+pub enum EpdBookError {
     #[error(transparent)]
     File(#[from] FileError),
     #[error("cannot read book {}: {cause}", path.display())]
@@ -28,13 +28,13 @@ pub enum BookError {
         path: PathBuf,
         cause: std::io::Error,
     },
-    #[error("{}:{line}: '{token}' is not a legal Chess960 position: {reason}", path.display())]
+    #[error("{}:{line}: '{token}' is not a legal Chess960 position: {fault}", path.display())]
     BadLine {
         path: PathBuf,
         line: usize,
         /// The line's FEN part, shortened for the message.
         token: String,
-        reason: String,
+        fault: FenFault,
     },
     #[error(
         "{}:{line}: the line is {length} bytes long, more than the {BOOK_LINE_LIMIT} bytes a book line may hold (it starts '{start}')", path.display()
@@ -52,13 +52,13 @@ pub enum BookError {
 /// Reads and checks a whole book: a regular file of at most
 /// [`files::BOOK_LIMIT`] bytes, lines of at most [`BOOK_LINE_LIMIT`] bytes
 /// (read past, never held whole), a UTF-8 byte order mark accepted.
-pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
+pub fn load(path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
     let file = files::open(path, "book", files::BOOK_LIMIT)?;
     read(std::io::BufReader::with_capacity(1 << 16, file), path)
 }
 
 /// Reads and checks a book's text from `reader`; `path` names it in errors.
-pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>, BookError> {
+pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
     let mut lines = BoundedLines::new(reader, BOOK_LINE_LIMIT);
     let mut entries = Vec::new();
     loop {
@@ -67,7 +67,7 @@ pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>
             Ok(Some(raw)) => raw,
             Ok(None) => break,
             Err(cause) => {
-                return Err(BookError::Read {
+                return Err(EpdBookError::Read {
                     path: path.to_path_buf(),
                     cause,
                 });
@@ -76,7 +76,7 @@ pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>
         let bytes = match raw {
             Line::Text(bytes) => bytes,
             Line::TooLong { start, length } => {
-                return Err(BookError::LongLine {
+                return Err(EpdBookError::LongLine {
                     path: path.to_path_buf(),
                     line,
                     length,
@@ -90,11 +90,11 @@ pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>
             continue;
         }
         let fen = fen_part(content);
-        let position = parse_position(&fen).map_err(|e| BookError::BadLine {
+        let position = parse_position(&fen).map_err(|e| EpdBookError::BadLine {
             path: path.to_path_buf(),
             line,
             token: files::excerpt(&fen, 100),
-            reason: e.reason().to_string(),
+            fault: e.fault,
         })?;
         entries.push(BookEntry {
             line,
@@ -103,7 +103,7 @@ pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>
         });
     }
     if entries.is_empty() {
-        return Err(BookError::Empty(path.to_path_buf()));
+        return Err(EpdBookError::Empty(path.to_path_buf()));
     }
     Ok(entries)
 }
