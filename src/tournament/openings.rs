@@ -5,8 +5,8 @@
 //!   `--random-plies N` uniformly random legal plies (a generated opening
 //!   line; positions where the game would already be over are avoided).
 //! * `--openings file=F format=epd|pgn order=sequential|random plies=N`
-//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with moves read by
-//!   `pgn-reader` (Chess960 PGNs from cutechess, fastchess and lichess: X-FEN
+//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with their moves
+//!   ([`pgn_book`]: Chess960 PGNs from cutechess, fastchess and lichess: X-FEN
 //!   or Shredder-FEN in `[FEN]`). `plies=N` keeps the first N plies of each
 //!   line. `order=random` shuffles the book with the seed, again after each
 //!   pass. Every line is checked when the book is opened; a bad one is an
@@ -17,16 +17,14 @@
 //! Openings come as a stream ([`OpeningSource::next_opening`]) in a fixed
 //! order for a seed, so a resumed tournament sees exactly the same ones.
 
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::notation::fen::parse_position;
 use crate::start::method::book::{self, BookError};
+use crate::start::method::pgn_book;
 use crate::start::method::procedure::uniform_below;
 use crate::start::method::{MethodError, MethodSpec, PositionSource};
 
@@ -71,7 +69,8 @@ pub enum BookOrder {
 #[serde(deny_unknown_fields)]
 pub struct OpeningsSpec {
     pub file: PathBuf,
-    /// Guessed from the extension (`.pgn`, else EPD) when not given.
+    /// Guessed when not given: PGN if the name ends in `.pgn` or the file
+    /// starts with a `[` tag, else EPD.
     pub format: Option<BookFormat>,
     #[serde(default)]
     pub order: BookOrder,
@@ -98,129 +97,22 @@ impl OpeningsSpec {
 /// Why openings cannot be used (input errors).
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
+    /// An EPD or PGN book that cannot be used.
     #[error(transparent)]
-    Epd(#[from] BookError),
+    Book(#[from] BookError),
     #[error(transparent)]
     Method(#[from] MethodError),
-    #[error(transparent)]
-    File(#[from] crate::files::FileError),
-    #[error("{path}: game {game}: {reason}")]
-    BadGame {
-        path: PathBuf,
-        game: usize,
-        reason: String,
-    },
-    #[error("opening book {0} holds no games")]
-    Empty(PathBuf),
 }
 
-/// Reads every game of a PGN book as an opening.
+/// Reads every game of a PGN book as an opening (its start and moves).
 pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, OpeningError> {
-    let file = crate::files::open(path, "opening book", crate::files::BOOK_LIMIT)?;
-    let mut reader = Reader::new(std::io::BufReader::new(file));
-    let mut visitor = BookVisitor {
-        plies: plies.map_or(usize::MAX, |p| p as usize),
-    };
-    let mut out = Vec::new();
-    loop {
-        let game = out.len() + 1;
-        let bad = |reason: String| OpeningError::BadGame {
-            path: path.to_path_buf(),
-            game,
-            reason,
-        };
-        match reader.read_game(&mut visitor) {
-            Ok(None) => break,
-            Ok(Some(Ok(opening))) => out.push(opening),
-            Ok(Some(Err(reason))) => return Err(bad(reason)),
-            Err(e) => return Err(bad(e.to_string())),
-        }
-    }
-    if out.is_empty() {
-        return Err(OpeningError::Empty(path.to_path_buf()));
-    }
-    Ok(out)
-}
-
-/// pgn-reader visitor: the `[FEN]` tag (or the standard start) and the
-/// main line's moves, checked by shakmaty in Chess960 mode.
-struct BookVisitor {
-    plies: usize,
-}
-
-struct Line {
-    start: Chess,
-    pos: Chess,
-    moves: Vec<Move>,
-}
-
-impl Visitor for BookVisitor {
-    type Tags = Result<Option<Chess>, String>;
-    type Movetext = Line;
-    type Output = Result<Opening, String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Ok(None))
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        if name == b"FEN" {
-            let text = value.decode_utf8_lossy();
-            *tags = parse_position(&text)
-                .map(Some)
-                .map_err(|e| format!("[FEN \"{text}\"]: {e}"));
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        match tags {
-            Ok(start) => {
-                let start = start.unwrap_or_default();
-                ControlFlow::Continue(Line {
-                    pos: start.clone(),
-                    start,
-                    moves: Vec::new(),
-                })
-            }
-            Err(reason) => ControlFlow::Break(Err(reason)),
-        }
-    }
-
-    fn san(&mut self, line: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        if line.moves.len() >= self.plies {
-            return ControlFlow::Continue(());
-        }
-        match san_plus.san.to_move(&line.pos) {
-            Ok(mv) => {
-                line.pos.play_unchecked(mv);
-                line.moves.push(mv);
-                ControlFlow::Continue(())
-            }
-            Err(e) => ControlFlow::Break(Err(format!(
-                "ply {} '{san_plus}' is not legal here: {e}",
-                line.moves.len() + 1
-            ))),
-        }
-    }
-
-    fn end_game(&mut self, line: Self::Movetext) -> Self::Output {
-        if line.pos.is_game_over() {
-            return Err(format!(
-                "the game is already over after its {} plies",
-                line.moves.len()
-            ));
-        }
-        Ok(Opening {
-            start: line.start,
-            moves: line.moves,
+    Ok(pgn_book::load(path, plies)?
+        .into_iter()
+        .map(|g| Opening {
+            start: g.start,
+            moves: g.moves,
         })
-    }
+        .collect())
 }
 
 /// The stream of openings of a tournament.
@@ -266,7 +158,13 @@ impl OpeningSource {
         seed: u64,
         random_plies: u32,
     ) -> Result<OpeningSource, OpeningError> {
-        let lines = match spec.format() {
+        // Without `format=`, a PGN is told by its name or its first `[`.
+        let format = match spec.format {
+            Some(format) => format,
+            None if pgn_book::is_pgn_file(&spec.file)? => BookFormat::Pgn,
+            None => BookFormat::Epd,
+        };
+        let lines = match format {
             BookFormat::Pgn => read_pgn_book(&spec.file, spec.plies)?,
             BookFormat::Epd => book::load(&spec.file)?
                 .into_iter()
@@ -367,45 +265,6 @@ impl OpeningSource {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn tmp(name: &str, text: &str) -> PathBuf {
-        let p = std::env::temp_dir().join(format!("uci960-open-{}-{name}", std::process::id()));
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-
-    #[test]
-    fn pgn_lines_with_shredder_and_xfen_and_plies() {
-        let path = tmp(
-            "a.pgn",
-            "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 e5 2. Nf3 *\n\n\
-             [Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n1. d4 {x} (1. c4) d5 1/2-1/2\n",
-        );
-        let all = read_pgn_book(&path, None).unwrap();
-        assert_eq!(all.len(), 2);
-        assert_eq!(all[0].moves.len(), 3);
-        assert_eq!(all[1].moves.len(), 2, "variations and comments skipped");
-        assert_eq!(all[0].start, all[1].start, "both castling flavours read");
-        let cut = read_pgn_book(&path, Some(1)).unwrap();
-        assert_eq!(cut[0].moves.len(), 1);
-        assert_eq!(cut[0].moves[0], all[0].moves[0]);
-    }
-
-    #[test]
-    fn a_bad_game_names_its_number_and_move() {
-        let path = tmp(
-            "bad.pgn",
-            "[Event \"ok\"]\n\n1. e4 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n",
-        );
-        let err = read_pgn_book(&path, None).unwrap_err().to_string();
-        assert!(
-            err.contains("game 2") && err.contains("ply 3 'Ke3'"),
-            "{err}"
-        );
-        let path = tmp("badfen.pgn", "[FEN \"nonsense\"]\n\n*\n");
-        let err = read_pgn_book(&path, None).unwrap_err().to_string();
-        assert!(err.contains("game 1") && err.contains("nonsense"), "{err}");
-    }
 
     #[test]
     fn random_order_is_a_seeded_permutation_per_pass() {

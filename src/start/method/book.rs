@@ -1,21 +1,47 @@
 //! `book:PATH`: positions read from an EPD or FEN file, one a line, `#`
-//! starting a comment, blank lines skipped. Any legal Chess960 position may
-//! stand there, not only start positions. Every line is checked when the
-//! book is opened, so a bad line stops the run before anything is written.
+//! starting a comment, blank lines skipped, or from a PGN file (named
+//! `.pgn`, or starting with a `[` tag): the position each game reaches
+//! ([`super::pgn_book`]), so the EPD and PGN books `uci960 book` writes
+//! give the same positions. Any legal Chess960 position may stand there,
+//! not only start positions. Every line or game is checked when the book is
+//! opened, so a bad one stops the run before anything is written.
 
+use std::fmt;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
 use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
-use crate::notation::fen::parse_position;
+use crate::notation::fen::{FenFlavour, parse_position, position_fen};
+
+use super::pgn_book;
 
 /// One usable line of a book.
 #[derive(Clone, Debug)]
 pub struct BookEntry {
-    pub line: usize,
+    pub place: Place,
+    /// The FEN of the line (of the position reached, for a PGN game).
     pub text: String,
     pub position: Chess,
+}
+
+/// Where a position stands in its book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// 1-based line of an EPD/FEN book.
+    Line(usize),
+    /// 1-based game of a PGN book.
+    Game(usize),
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Line(n) => write!(f, "line {n}"),
+            Place::Game(n) => write!(f, "game {n}"),
+        }
+    }
 }
 
 /// Why a book cannot be used.
@@ -45,20 +71,44 @@ pub enum BookError {
         length: usize,
         start: String,
     },
+    #[error("{}: game {game}: {reason}", path.display())]
+    BadGame {
+        path: PathBuf,
+        game: usize,
+        reason: String,
+    },
     #[error("book {} holds no positions", .0.display())]
     Empty(PathBuf),
 }
 
 /// Reads and checks a whole book: a regular file of at most
-/// [`files::BOOK_LIMIT`] bytes, lines of at most [`BOOK_LINE_LIMIT`] bytes
-/// (read past, never held whole), a UTF-8 byte order mark accepted.
+/// [`files::BOOK_LIMIT`] bytes; EPD/FEN lines of at most
+/// [`BOOK_LINE_LIMIT`] bytes (read past, never held whole), a UTF-8 byte
+/// order mark accepted; or PGN games, each giving the position it reaches.
 pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
     let file = files::open(path, "book", files::BOOK_LIMIT)?;
-    read(std::io::BufReader::with_capacity(1 << 16, file), path)
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let head = reader.fill_buf().map_err(|cause| BookError::Read {
+        path: path.to_path_buf(),
+        cause,
+    })?;
+    if pgn_book::looks_like_pgn(path, head) {
+        let games = pgn_book::read(reader, path, None)?;
+        return Ok(games
+            .into_iter()
+            .map(|g| BookEntry {
+                place: Place::Game(g.game),
+                text: position_fen(&g.end, FenFlavour::Shredder),
+                position: g.end,
+            })
+            .collect());
+    }
+    read(reader, path)
 }
 
-/// Reads and checks a book's text from `reader`; `path` names it in errors.
-pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>, BookError> {
+/// Reads and checks an EPD/FEN book's text from `reader`; `path` names it
+/// in errors.
+pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookError> {
     let mut lines = BoundedLines::new(reader, BOOK_LINE_LIMIT);
     let mut entries = Vec::new();
     loop {
@@ -97,7 +147,7 @@ pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>
             reason: e.reason().to_string(),
         })?;
         entries.push(BookEntry {
-            line,
+            place: Place::Line(line),
             text: fen,
             position,
         });
