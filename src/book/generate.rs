@@ -119,7 +119,7 @@ pub enum Stop {
 
 /// How a run went.
 #[derive(Clone, Copy, Debug)]
-pub struct Outcome {
+pub struct Summary {
     pub tally: Tally,
     /// Lines handed to the writer (this shard's).
     pub written: u64,
@@ -148,7 +148,7 @@ pub fn generate(
     interrupted: &AtomicBool,
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
-) -> Result<Outcome, BookError> {
+) -> Result<Summary, BookError> {
     let starts = StartStream::new(&plan.start, plan.seed, plan.shuffle)?;
     let judge = Judge {
         plan,
@@ -225,8 +225,8 @@ impl Judge<'_> {
         }
     }
 
-    fn outcome(&self, stop: Stop) -> Outcome {
-        Outcome {
+    fn summary(&self, stop: Stop) -> Summary {
+        Summary {
             tally: self.tally,
             written: self.written,
             stop,
@@ -281,7 +281,7 @@ fn run_inline(
     interrupted: &AtomicBool,
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
-) -> Result<Outcome, BookError> {
+) -> Result<Summary, BookError> {
     let rngs = LineRngs::new(plan.seed);
     let mut rng = rngs.line(0);
     let mut line = Line::new(0, starts.next_start());
@@ -290,7 +290,7 @@ fn run_inline(
     loop {
         if let Some(stop) = judge.stop(interrupted) {
             progress(&judge.tally);
-            return Ok(judge.outcome(stop));
+            return Ok(judge.summary(stop));
         }
         if !first {
             line.reset(index, starts.next_start());
@@ -331,7 +331,7 @@ fn run_engines(
     interrupted: &AtomicBool,
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
-) -> Result<Outcome, BookError> {
+) -> Result<Summary, BookError> {
     let workers = plan.concurrency.max(1);
     // Earliest candidate to reach each position: lets a worker skip the
     // evaluation of a line that is a duplicate whatever else happens.
@@ -354,7 +354,7 @@ fn run_engines(
         let (mut issued, mut judged) = (0u64, 0u64);
         let result = loop {
             if let Some(stop) = judge.stop(interrupted) {
-                break Ok(judge.outcome(stop));
+                break Ok(judge.summary(stop));
             }
             while issued - judged < in_flight_max {
                 let job = Job {
@@ -374,7 +374,7 @@ fn run_engines(
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 // Every worker that ends early sends its error first.
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    break Ok(judge.outcome(Stop::Interrupted));
+                    break Ok(judge.summary(Stop::Interrupted));
                 }
             }
             let mut failed = None;

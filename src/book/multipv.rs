@@ -91,24 +91,14 @@ impl MultiPvCollector {
     }
 }
 
-/// A score as one number for comparisons: centipawns, mates beyond them.
-pub fn rank_value(score: &Score) -> i64 {
-    const MATE: i64 = 1_000_000;
-    match *score {
-        Score::Cp(cp, _) => cp.clamp(-MATE / 2, MATE / 2),
-        Score::Mate(n, _) if n > 0 => MATE - n.min(MATE / 4),
-        Score::Mate(n, _) => -MATE - n.max(-MATE / 4),
-    }
-}
-
 /// The first moves of the lines at most `margin` centipawns below the
 /// best, in PV order; the `bestmove` alone when no line had a score.
 pub fn within_margin(collector: &MultiPvCollector, margin: i64) -> Vec<&str> {
-    let best = collector.lines().map(|l| rank_value(&l.score)).max();
+    let best = collector.lines().map(|l| l.score.centipawns()).max();
     match best {
         Some(best) => collector
             .lines()
-            .filter(|l| rank_value(&l.score) >= best.saturating_sub(margin))
+            .filter(|l| l.score.centipawns() >= best.saturating_sub(margin))
             .map(|l| l.first.as_str())
             .collect(),
         None => collector.bestmove().into_iter().collect(),

@@ -13,17 +13,13 @@ use std::fmt::Write as _;
 
 use super::filter::EvalView;
 use super::generate::Line;
-use crate::game::pgn::{MoveInfo, PgnGame, Score as PgnScore, write_game};
-use crate::uci::Score;
+use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 
 /// Appends the PGN game of `line` (rank `rank`, ending with a blank line).
 pub fn push_pgn(out: &mut String, rank: u64, line: &Line) {
     let comment = line.eval.map(|eval| {
         let info = MoveInfo {
-            score: Some(match eval.score {
-                Score::Cp(cp, _) => PgnScore::Cp(cp.clamp(-1_000_000, 1_000_000) as i32),
-                Score::Mate(n, _) => PgnScore::Mate(n.clamp(-10_000, 10_000) as i32),
-            }),
+            score: Some(eval.score),
             depth: eval.depth,
             millis: 0,
         };

@@ -20,7 +20,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::conformance::engine_driver::{EngineDriver, EngineSetup, SEARCH_TIMEOUT};
+use crate::conformance::engine_driver::{DriverSetup, EngineDriver, SEARCH_TIMEOUT};
 use crate::conformance::junit::junit_xml;
 use crate::conformance::report::{CheckName, SuiteReport};
 use crate::conformance::suite::{
@@ -90,7 +90,7 @@ pub struct CastlingTestArgs {
 
 /// One engine to test: how to start it, its column title, its FEN flavour.
 struct Subject {
-    setup: EngineSetup,
+    setup: DriverSetup,
     name: Option<String>,
     fen: FenFlavour,
 }
@@ -99,7 +99,7 @@ struct Subject {
 /// the trailing ENGINE, or the built-in engine.
 fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Subject>> {
     let subject = |cmd: EngineCommand, options: Vec<(String, String)>, name, fen| Subject {
-        setup: EngineSetup {
+        setup: DriverSetup {
             cmd,
             options,
             search_timeout: timeout,
@@ -148,9 +148,9 @@ fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Su
 
 /// The same engine behind `uci960 proxy` (this binary).
 fn through_proxy(
-    setup: &EngineSetup,
+    setup: &DriverSetup,
     engine_fen: Option<FenFlavour>,
-) -> anyhow::Result<EngineSetup> {
+) -> anyhow::Result<DriverSetup> {
     let exe = std::env::current_exe().context("cannot find this program to run `uci960 proxy`")?;
     let mut args = vec!["proxy".to_string()];
     if let Some(fen) = engine_fen {
@@ -160,7 +160,7 @@ fn through_proxy(
     args.push("--".into());
     args.push(setup.cmd.program.display().to_string());
     args.extend(setup.cmd.args.iter().cloned());
-    Ok(EngineSetup {
+    Ok(DriverSetup {
         cmd: EngineCommand {
             program: exe,
             args,
@@ -179,7 +179,7 @@ fn interrupted() -> Option<ExitCode> {
 
 /// Runs the suite on one engine setup; `None` when it cannot be started
 /// (the error is printed).
-fn run_one(setup: &EngineSetup, options: &Options, name: Option<&str>) -> Option<SuiteReport> {
+fn run_one(setup: &DriverSetup, options: &Options, name: Option<&str>) -> Option<SuiteReport> {
     let mut driver = match EngineDriver::start(setup) {
         Ok(d) => d,
         Err(e) => {

@@ -31,7 +31,7 @@ pub const PERFT_FIRST_LINE: Duration = Duration::from_secs(5);
 
 /// How an engine is started and how long it may think.
 #[derive(Clone, Debug)]
-pub struct EngineSetup {
+pub struct DriverSetup {
     pub cmd: EngineCommand,
     /// `setoption` name and value pairs sent after the handshake.
     pub options: Vec<(String, String)>,
@@ -39,9 +39,9 @@ pub struct EngineSetup {
     pub search_timeout: Duration,
 }
 
-impl EngineSetup {
-    pub fn new(cmd: EngineCommand) -> EngineSetup {
-        EngineSetup {
+impl DriverSetup {
+    pub fn new(cmd: EngineCommand) -> DriverSetup {
+        DriverSetup {
             cmd,
             options: Vec::new(),
             search_timeout: SEARCH_TIMEOUT,
@@ -52,7 +52,7 @@ impl EngineSetup {
 pub struct EngineDriver {
     engine: UciEngine,
     declared: bool,
-    setup: EngineSetup,
+    setup: DriverSetup,
 }
 
 fn driver_error(err: EngineError) -> DriverError {
@@ -70,7 +70,7 @@ fn driver_error(err: EngineError) -> DriverError {
 impl EngineDriver {
     /// Starts the engine and runs the handshake; turns `UCI_Chess960` on
     /// when the engine declares it.
-    pub fn start(setup: &EngineSetup) -> Result<EngineDriver, EngineError> {
+    pub fn start(setup: &DriverSetup) -> Result<EngineDriver, EngineError> {
         let (engine, declared) = Self::launch(setup)?;
         Ok(EngineDriver {
             engine,
@@ -79,7 +79,7 @@ impl EngineDriver {
         })
     }
 
-    fn launch(setup: &EngineSetup) -> Result<(UciEngine, bool), EngineError> {
+    fn launch(setup: &DriverSetup) -> Result<(UciEngine, bool), EngineError> {
         let mut engine = UciEngine::start(&setup.cmd, STARTUP_TIMEOUT)?;
         let declared = engine.handshake().chess960();
         for (name, value) in &setup.options {

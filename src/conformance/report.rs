@@ -12,6 +12,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::diagnosis::{Diagnosis, FailureKind, piece_count};
+use crate::keyword::UnknownWord;
 
 /// The checks, in the order they run and are printed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, PartialOrd, Ord)]
@@ -71,18 +72,14 @@ impl fmt::Display for CheckName {
 }
 
 impl FromStr for CheckName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<CheckName, String> {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<CheckName, UnknownWord> {
         CheckName::ALL
             .into_iter()
             .find(|c| c.as_str() == s.trim())
             .ok_or_else(|| {
                 let names: Vec<_> = CheckName::ALL.iter().map(|c| c.as_str()).collect();
-                format!(
-                    "unknown check '{}' (checks: {})",
-                    s.trim(),
-                    names.join(", ")
-                )
+                UnknownWord::new("check", s.trim(), names.join(", "))
             })
     }
 }
@@ -238,17 +235,17 @@ impl CheckReport {
 
 /// Accumulates a check's results.
 #[derive(Debug)]
-pub struct Tally {
+pub struct CheckTally {
     report: CheckReport,
     dfrc_failures: usize,
     diagnoses: BTreeMap<Diagnosis, Diagnosed>,
 }
 
-impl Tally {
-    pub fn new(check: CheckName) -> Tally {
+impl CheckTally {
+    pub fn new(check: CheckName) -> CheckTally {
         let mut report = CheckReport::skipped(check, "");
         report.verdict = Verdict::Pass;
-        Tally {
+        CheckTally {
             report,
             dfrc_failures: 0,
             diagnoses: BTreeMap::new(),
@@ -531,13 +528,16 @@ mod tests {
         for c in CheckName::ALL {
             assert_eq!(c.as_str().parse::<CheckName>().unwrap(), c);
         }
-        let err = "perft".parse::<CheckName>().unwrap_err();
-        assert!(err.contains("perft-start"), "{err}");
+        let err = "perft".parse::<CheckName>().unwrap_err().to_string();
+        assert!(
+            err.starts_with("unknown check 'perft'") && err.contains("perft-start"),
+            "{err}"
+        );
     }
 
     #[test]
     fn json_uses_check_names_as_keys() {
-        let mut t = Tally::new(CheckName::ForcedCastle);
+        let mut t = CheckTally::new(CheckName::ForcedCastle);
         t.pass();
         t.fail(
             Failure::wrong("x", "f", vec!["uci".into()], "e1h1", "e1g1")

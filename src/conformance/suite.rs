@@ -30,7 +30,7 @@ use super::forced::{Crafted, forced_castles};
 use super::hidden_state::{HiddenStateScenario, hidden_state_scenarios};
 use super::moves_list::{MovesListScenario, moves_list_scenarios};
 use super::perft_sets::{Labelled, dfrc_positions, midgame_positions, start_positions};
-use super::report::{CheckName, CheckReport, Failure, SuiteReport, Tally};
+use super::report::{CheckName, CheckReport, CheckTally, Failure, SuiteReport};
 use super::rights::{RightsScenario, rights_scenarios};
 use crate::notation::fen::{FenFlavour, position_fen};
 
@@ -172,10 +172,10 @@ impl Run<'_> {
     }
 
     /// Starts a check: progress label, failures-in-a-row count.
-    pub fn begin(&mut self, check: CheckName) -> (Tally, Instant) {
+    pub fn begin(&mut self, check: CheckName) -> (CheckTally, Instant) {
         self.check = check;
         self.in_a_row = 0;
-        (Tally::new(check), Instant::now())
+        (CheckTally::new(check), Instant::now())
     }
 
     /// Whether the current check should leave out its remaining positions.
@@ -184,7 +184,7 @@ impl Run<'_> {
     }
 
     /// Ends a check: remaining positions counted as not run, with why.
-    pub fn finish(&self, mut tally: Tally, started: Instant, left: usize) -> CheckReport {
+    pub fn finish(&self, mut tally: CheckTally, started: Instant, left: usize) -> CheckReport {
         if left > 0 {
             tally.not_run(left);
             if let Some(Stop(reason)) = &self.stop {
@@ -335,7 +335,7 @@ pub fn run(
     };
 
     if options.wants(CheckName::DeclaresChess960) {
-        let mut t = Tally::new(CheckName::DeclaresChess960);
+        let mut t = CheckTally::new(CheckName::DeclaresChess960);
         if declares {
             t.pass();
         } else {

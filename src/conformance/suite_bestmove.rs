@@ -12,7 +12,7 @@ use super::diagnosis::{Diagnosis, files_differ, rights_of_only, xfen_misreadable
 use super::forced::{Crafted, Forcing};
 use super::moves_list::{MovesListScenario, misapplied_positions};
 use super::perft::reference_divide;
-use super::report::{CheckName, CheckReport, Failure, Tally, Verdict};
+use super::report::{CheckName, CheckReport, CheckTally, Failure, Verdict};
 use super::rights::RightsScenario;
 use super::suite::{Run, position_line, uci};
 use super::suite_perft::{Level, analyse};
@@ -79,8 +79,8 @@ impl Run<'_> {
             CheckName::CastleNotation
         };
         let (_, started) = self.begin(check);
-        let mut found = Tally::new(CheckName::ForcedCastle);
-        let mut notation = Tally::new(CheckName::CastleNotation);
+        let mut found = CheckTally::new(CheckName::ForcedCastle);
+        let mut notation = CheckTally::new(CheckName::CastleNotation);
         let mut left = 0;
         for (i, c) in forced.iter().enumerate() {
             if self.giving_up() {

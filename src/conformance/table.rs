@@ -156,10 +156,10 @@ pub fn proxy_table(direct: &SuiteReport, proxied: &SuiteReport) -> String {
 mod tests {
     use super::*;
     use crate::conformance::diagnosis::Diagnosis;
-    use crate::conformance::report::{Failure, Tally};
+    use crate::conformance::report::{CheckTally, Failure};
 
     fn report(engine: &str, fail: bool, d: Diagnosis) -> SuiteReport {
-        let mut t = Tally::new(CheckName::ForcedCastle);
+        let mut t = CheckTally::new(CheckName::ForcedCastle);
         if fail {
             t.fail(
                 Failure::wrong("x", "8/8/8/8/8/8/8/K6k w - - 0 1", vec![], "a", "b").diagnosed(d),

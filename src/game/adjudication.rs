@@ -12,8 +12,8 @@
 use shakmaty::{ByColor, Color};
 
 use super::arbiter::side_name;
-use super::pgn::Score;
 use super::termination::{GameResult, Outcome, Termination};
+use crate::uci::Score;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
 pub struct DrawRule {
@@ -33,17 +33,6 @@ pub struct Rules {
     pub draw: Option<DrawRule>,
     pub resign: Option<ResignRule>,
     pub max_moves: Option<u32>,
-}
-
-/// A mate score counts as this many centipawns.
-const MATE_CP: i32 = 100_000;
-
-fn centipawns(score: Score) -> i32 {
-    match score {
-        Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => MATE_CP - n,
-        Score::Mate(n) => -MATE_CP - n,
-    }
 }
 
 /// Streak counters across one game.
@@ -71,10 +60,10 @@ impl Adjudicator {
         plies: u32,
         score: Option<Score>,
     ) -> Option<Outcome> {
-        let cp = score.map(centipawns);
+        let cp = score.map(|s| s.centipawns());
         if let Some(rule) = self.rules.resign {
             match cp {
-                Some(cp) if cp <= -rule.score => self.resign_moves[side] += 1,
+                Some(cp) if cp <= -i64::from(rule.score) => self.resign_moves[side] += 1,
                 _ => self.resign_moves[side] = 0,
             }
             if self.resign_moves[side] >= rule.movecount {
@@ -87,7 +76,7 @@ impl Adjudicator {
         }
         if let Some(rule) = self.rules.draw {
             match cp {
-                Some(cp) if fullmove >= rule.movenumber && cp.abs() <= rule.score => {
+                Some(cp) if fullmove >= rule.movenumber && cp.abs() <= i64::from(rule.score) => {
                     self.draw_plies += 1
                 }
                 _ => self.draw_plies = 0,
@@ -116,6 +105,7 @@ impl Adjudicator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::uci::ScoreBound;
 
     #[test]
     fn draw_needs_both_sides_level_for_movecount_moves_after_movenumber() {
@@ -132,7 +122,7 @@ mod tests {
         let mut ply = 0;
         let mut play = |a: &mut Adjudicator, side, n, cp| {
             ply += 1;
-            a.after_move(side, n, ply, Some(Score::Cp(cp)))
+            a.after_move(side, n, ply, Some(Score::Cp(cp, ScoreBound::Exact)))
         };
         for n in 1..=2 {
             assert!(play(&mut a, Color::White, n, 0).is_none());
@@ -163,23 +153,48 @@ mod tests {
         };
         let mut a = Adjudicator::new(rules);
         assert!(
-            a.after_move(Color::Black, 10, 20, Some(Score::Cp(-600)))
-                .is_none()
+            a.after_move(
+                Color::Black,
+                10,
+                20,
+                Some(Score::Cp(-600, ScoreBound::Exact))
+            )
+            .is_none()
         );
         assert!(
-            a.after_move(Color::White, 11, 21, Some(Score::Cp(600)))
-                .is_none()
+            a.after_move(
+                Color::White,
+                11,
+                21,
+                Some(Score::Cp(600, ScoreBound::Exact))
+            )
+            .is_none()
         );
         assert!(
-            a.after_move(Color::Black, 11, 22, Some(Score::Mate(-4)))
-                .is_none()
+            a.after_move(
+                Color::Black,
+                11,
+                22,
+                Some(Score::Mate(-4, ScoreBound::Exact))
+            )
+            .is_none()
         );
         assert!(
-            a.after_move(Color::White, 12, 23, Some(Score::Mate(3)))
-                .is_none()
+            a.after_move(
+                Color::White,
+                12,
+                23,
+                Some(Score::Mate(3, ScoreBound::Exact))
+            )
+            .is_none()
         );
         let o = a
-            .after_move(Color::Black, 12, 24, Some(Score::Cp(-500)))
+            .after_move(
+                Color::Black,
+                12,
+                24,
+                Some(Score::Cp(-500, ScoreBound::Exact)),
+            )
             .unwrap();
         assert_eq!(
             (o.result, o.termination),
@@ -187,11 +202,11 @@ mod tests {
         );
         // A missing score breaks the streak.
         let mut b = Adjudicator::new(rules);
-        b.after_move(Color::White, 1, 1, Some(Score::Cp(-900)));
+        b.after_move(Color::White, 1, 1, Some(Score::Cp(-900, ScoreBound::Exact)));
         b.after_move(Color::White, 2, 3, None);
-        b.after_move(Color::White, 3, 5, Some(Score::Cp(-900)));
+        b.after_move(Color::White, 3, 5, Some(Score::Cp(-900, ScoreBound::Exact)));
         assert!(
-            b.after_move(Color::White, 4, 7, Some(Score::Cp(-900)))
+            b.after_move(Color::White, 4, 7, Some(Score::Cp(-900, ScoreBound::Exact)))
                 .is_none()
         );
     }

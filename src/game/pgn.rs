@@ -17,17 +17,10 @@ use shakmaty::san::{San, SanPlus};
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::notation::fen::{FenFlavour, parse_position, position_fen};
+use crate::uci::Score;
 
-/// An engine's evaluation from its own point of view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in N moves (negative: being mated).
-    Mate(i32),
-}
-
-/// What the engine said about its move: the comment after it.
+/// What the engine said about its move: the comment after it (the score
+/// from the mover's point of view; a bound is written as the value).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct MoveInfo {
     pub score: Option<Score>,
@@ -41,7 +34,7 @@ impl MoveInfo {
     pub fn comment(&self) -> String {
         let mut s = String::new();
         match self.score {
-            Some(Score::Cp(cp)) => {
+            Some(Score::Cp(cp, _)) => {
                 let sign = if cp < 0 { '-' } else { '+' };
                 let _ = write!(
                     s,
@@ -50,7 +43,7 @@ impl MoveInfo {
                     cp.unsigned_abs() % 100
                 );
             }
-            Some(Score::Mate(n)) => {
+            Some(Score::Mate(n, _)) => {
                 let sign = if n < 0 { '-' } else { '+' };
                 let _ = write!(s, "{sign}M{}", n.unsigned_abs());
             }
@@ -350,6 +343,7 @@ fn parse_tag(line: &str, lineno: usize) -> Result<(String, String), PgnError> {
 mod tests {
     use super::*;
     use crate::start::StartPosition;
+    use crate::uci::ScoreBound;
     use shakmaty::uci::UciMove;
 
     fn moves(start: &Chess, ucis: &str) -> Vec<Move> {
@@ -366,19 +360,19 @@ mod tests {
     #[test]
     fn comments_look_like_cutechess() {
         let i = MoveInfo {
-            score: Some(Score::Cp(31)),
+            score: Some(Score::Cp(31, ScoreBound::Exact)),
             depth: Some(12),
             millis: 105,
         };
         assert_eq!(i.comment(), "+0.31/12 0.105s");
         let i = MoveInfo {
-            score: Some(Score::Cp(-7)),
+            score: Some(Score::Cp(-7, ScoreBound::Exact)),
             depth: Some(3),
             millis: 2000,
         };
         assert_eq!(i.comment(), "-0.07/3 2.000s");
         let i = MoveInfo {
-            score: Some(Score::Mate(-3)),
+            score: Some(Score::Mate(-3, ScoreBound::Exact)),
             depth: Some(20),
             millis: 1,
         };
@@ -402,7 +396,7 @@ mod tests {
         let infos: Vec<MoveInfo> = ms
             .iter()
             .map(|_| MoveInfo {
-                score: Some(Score::Cp(12)),
+                score: Some(Score::Cp(12, ScoreBound::Exact)),
                 depth: Some(7),
                 millis: 20,
             })

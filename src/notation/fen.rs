@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, PositionErrorKinds};
 
 use crate::keyword::UnknownWord;
 
@@ -56,21 +56,57 @@ impl fmt::Display for FenFlavour {
     }
 }
 
-/// Why a FEN was refused.
+/// Why a FEN was refused: the FEN (shortened) and what is wrong with it.
 #[derive(Debug, thiserror::Error)]
-pub enum FenError {
-    #[error("cannot parse FEN '{fen}': {reason}")]
-    Syntax { fen: String, reason: String },
-    #[error("illegal position '{fen}': {reason}")]
-    Illegal { fen: String, reason: String },
+#[error("{} '{fen}': {fault}", fault.head())]
+pub struct FenError {
+    pub fen: String,
+    pub fault: FenFault,
 }
 
-impl FenError {
-    /// Why, without the FEN (for callers that name it themselves).
-    pub fn reason(&self) -> &str {
+/// What is wrong with a FEN, without the FEN (for callers that name it
+/// themselves, as a book does with its file and line).
+#[derive(Debug, thiserror::Error)]
+pub enum FenFault {
+    #[error("no board field")]
+    NoBoard,
+    #[error("the board has {0} ranks separated by '/'; a board has 8")]
+    RankCount(usize),
+    #[error(
+        "rank {rank} holds '{shown}', not a piece letter (pnbrqk, PNBRQK) or a count of empty squares (1-8)"
+    )]
+    NotAPiece { rank: usize, shown: String },
+    #[error("rank {rank} has {squares} squares, not 8")]
+    RankWidth { rank: usize, squares: u32 },
+    /// Any other field shakmaty cannot read.
+    #[error(transparent)]
+    Field(#[from] shakmaty::fen::ParseFenError),
+    /// Read, but not a legal Chess960 position.
+    #[error("{}", illegal_reasons(*.0))]
+    Illegal(PositionErrorKinds),
+}
+
+impl FenFault {
+    /// The message's head: a FEN that does not read, or a position that
+    /// is not legal.
+    fn head(&self) -> &'static str {
         match self {
-            FenError::Syntax { reason, .. } | FenError::Illegal { reason, .. } => reason,
+            FenFault::Illegal(_) => "illegal position",
+            _ => "cannot parse FEN",
         }
+    }
+}
+
+/// shakmaty's reasons in words: `missing king, invalid castling rights`.
+fn illegal_reasons(kinds: PositionErrorKinds) -> String {
+    let words: Vec<String> = kinds
+        .iter_names()
+        .map(|(name, _)| name.to_ascii_lowercase().replace('_', " "))
+        .collect();
+    if words.is_empty() {
+        "no reason given".to_string()
+    } else {
+        words.join(", ")
     }
 }
 
@@ -78,38 +114,28 @@ impl FenError {
 /// it with shakmaty in Chess960 mode.
 pub fn parse_position(text: &str) -> Result<Chess, FenError> {
     let text = text.trim();
-    if let Err(reason) = check_board_field(text.split_ascii_whitespace().next().unwrap_or("")) {
-        return Err(FenError::Syntax {
-            fen: crate::files::excerpt(text, 100),
-            reason,
-        });
-    }
+    let refuse = |fault: FenFault| FenError {
+        fen: crate::files::excerpt(text, 100),
+        fault,
+    };
+    check_board_field(text.split_ascii_whitespace().next().unwrap_or("")).map_err(refuse)?;
     let fen: Fen = text
         .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax {
-            fen: crate::files::excerpt(text, 100),
-            reason: e.to_string(),
-        })?;
+        .map_err(|e: shakmaty::fen::ParseFenError| refuse(e.into()))?;
     fen.into_position(CastlingMode::Chess960)
-        .map_err(|e| FenError::Illegal {
-            fen: crate::files::excerpt(text, 100),
-            reason: e.to_string(),
-        })
+        .map_err(|e| refuse(FenFault::Illegal(e.kinds())))
 }
 
 /// Checks the shape of a FEN's board field before shakmaty reads it, so
 /// that the error names the real fault: shakmaty reads a ninth rank as a
 /// crazyhouse pocket ("invalid pocket"), or silently drops it.
-fn check_board_field(board: &str) -> Result<(), String> {
+fn check_board_field(board: &str) -> Result<(), FenFault> {
     if board.is_empty() {
-        return Err("no board field".into());
+        return Err(FenFault::NoBoard);
     }
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 8 {
-        return Err(format!(
-            "the board has {} ranks separated by '/'; a board has 8",
-            ranks.len()
-        ));
+        return Err(FenFault::RankCount(ranks.len()));
     }
     for (i, rank) in ranks.iter().enumerate() {
         let name = 8 - i;
@@ -119,15 +145,18 @@ fn check_board_field(board: &str) -> Result<(), String> {
                 '1'..='8' => c as u32 - '0' as u32,
                 'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => 1,
                 other => {
-                    let shown: String = other.escape_debug().collect();
-                    return Err(format!(
-                        "rank {name} holds '{shown}', not a piece letter (pnbrqk, PNBRQK) or a count of empty squares (1-8)"
-                    ));
+                    return Err(FenFault::NotAPiece {
+                        rank: name,
+                        shown: other.escape_debug().collect(),
+                    });
                 }
             };
         }
         if squares != 8 {
-            return Err(format!("rank {name} has {squares} squares, not 8"));
+            return Err(FenFault::RankWidth {
+                rank: name,
+                squares,
+            });
         }
     }
     Ok(())
@@ -357,7 +386,12 @@ mod tests {
     fn bogus_castling_rights_are_refused() {
         let err =
             parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1").unwrap_err();
-        assert!(matches!(err, FenError::Illegal { .. }), "{err}");
+        assert!(matches!(err.fault, FenFault::Illegal(_)), "{err}");
+        // The reason once, after the FEN (shakmaty's own message starts
+        // with "illegal position" too).
+        let msg = err.to_string();
+        assert_eq!(msg.matches("illegal position").count(), 1, "{msg}");
+        assert!(msg.ends_with("': invalid castling rights"), "{msg}");
     }
 
     #[test]

@@ -24,12 +24,35 @@ use shakmaty::{Chess, Move, Position};
 
 use super::config::Settings;
 use super::options::{self, GuiCastling, ProxyOption};
+use crate::keyword::UnknownWord;
 use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
 use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
-use crate::start::method::{Drawn, METHOD_NAMES, MethodSpec, PositionSource};
+use crate::start::method::{Drawn, METHOD_NAMES, MethodError, MethodSpec, PositionSource};
 use crate::uci::engine_msg::{info_move_groups_into, info_moves_start};
 use crate::uci::line::{split_line_end, str_tokens, token_spans};
 use crate::uci::{OptionDecl, PositionBase, PositionCommand, SetOption};
+
+/// Why a value of one of the proxy's own options was refused (told to the
+/// GUI as `setoption NAME: reason`).
+#[derive(Debug, thiserror::Error)]
+pub enum OptionValueError {
+    /// A start method, FEN flavour or castling notation not in the list.
+    #[error(transparent)]
+    Word(#[from] UnknownWord),
+    #[error("'{0}' is not a start position number 0..959")]
+    Sp(String),
+    #[error("'{0}' is not a seed (0..2^64-1)")]
+    Seed(String),
+}
+
+/// Why no start position can be drawn with the options in force.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("start method {0} needs 'uci960 Book' set to a file")]
+    NoBook(String),
+    #[error(transparent)]
+    Method(#[from] MethodError),
+}
 
 /// One action for the I/O layer, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,24 +365,23 @@ impl Session {
         opt: ProxyOption,
         value: &str,
         out: &mut Vec<Out>,
-    ) -> Result<(), String> {
+    ) -> Result<(), OptionValueError> {
         match opt {
             ProxyOption::Start => {
                 let v = value.to_ascii_lowercase();
                 if v != "gui" && !METHOD_NAMES.contains(&v.as_str()) {
-                    return Err(format!(
-                        "unknown start method '{value}' (use gui, {})",
-                        METHOD_NAMES.join(", ")
-                    ));
+                    let expected = format!("gui, {}", METHOD_NAMES.join(", "));
+                    return Err(UnknownWord::new("start method", value, expected).into());
                 }
                 self.start_name = v;
                 self.cli_start = None;
             }
             ProxyOption::Sp => {
-                let n: u16 =
-                    value.parse().ok().filter(|n| *n < 960).ok_or_else(|| {
-                        format!("'{value}' is not a start position number 0..959")
-                    })?;
+                let n: u16 = value
+                    .parse()
+                    .ok()
+                    .filter(|n| *n < 960)
+                    .ok_or_else(|| OptionValueError::Sp(value.to_string()))?;
                 self.sp = n;
                 if matches!(self.cli_start, Some(MethodSpec::Fixed(_))) {
                     self.cli_start = None;
@@ -372,7 +394,7 @@ impl Session {
                     Some(
                         value
                             .parse()
-                            .map_err(|_| format!("'{value}' is not a seed (0..2^64-1)"))?,
+                            .map_err(|_| OptionValueError::Seed(value.to_string()))?,
                     )
                 };
             }
@@ -382,12 +404,8 @@ impl Session {
                     self.cli_start = None;
                 }
             }
-            ProxyOption::EngineFen => {
-                self.engine_fen = FenFlavour::from_str(value).map_err(|e| e.to_string())?
-            }
-            ProxyOption::GuiCastling => {
-                self.gui_castling = GuiCastling::from_str(value).map_err(|e| e.to_string())?
-            }
+            ProxyOption::EngineFen => self.engine_fen = FenFlavour::from_str(value)?,
+            ProxyOption::GuiCastling => self.gui_castling = GuiCastling::from_str(value)?,
             ProxyOption::Log => {
                 self.log = (!value.is_empty()).then(|| PathBuf::from(value));
                 out.push(Out::SetLog(self.log.clone()));
@@ -398,7 +416,7 @@ impl Session {
     }
 
     /// The start method in force, `None` for `gui`.
-    fn start_spec(&self) -> Option<Result<MethodSpec, String>> {
+    fn start_spec(&self) -> Option<Result<MethodSpec, StartError>> {
         if let Some(spec) = &self.cli_start {
             return Some(Ok(spec.clone()));
         }
@@ -410,12 +428,9 @@ impl Session {
                     path: path.clone(),
                     shuffle: self.start_name == "book-shuffle",
                 }),
-                None => Err(format!(
-                    "start method {} needs 'uci960 Book' set to a file",
-                    self.start_name
-                )),
+                None => Err(StartError::NoBook(self.start_name.clone())),
             }),
-            name => Some(MethodSpec::from_str(name).map_err(|e| e.to_string())),
+            name => Some(MethodSpec::from_str(name).map_err(StartError::from)),
         }
     }
 
@@ -424,7 +439,7 @@ impl Session {
         let spec = match self.start_spec()? {
             Ok(spec) => spec,
             Err(e) => {
-                self.tell(out, e, true);
+                self.tell(out, e.to_string(), true);
                 return None;
             }
         };

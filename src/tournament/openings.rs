@@ -23,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::start::method::book::{self, BookError};
+use crate::start::method::book::{self, EpdBookError};
 use crate::start::method::pgn_book;
 use crate::start::method::procedure::uniform_below;
 use crate::start::method::{MethodError, MethodSpec, PositionSource};
@@ -99,7 +99,7 @@ impl OpeningsSpec {
 pub enum OpeningError {
     /// An EPD or PGN book that cannot be used.
     #[error(transparent)]
-    Book(#[from] BookError),
+    Book(#[from] EpdBookError),
     #[error(transparent)]
     Method(#[from] MethodError),
 }

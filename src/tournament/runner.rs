@@ -38,7 +38,7 @@ use super::schedule::{Schedule, Slot};
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
-use crate::game::pgn::{MoveInfo, PgnGame, Score, write_game};
+use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, Limits, Outcome, Termination};
 use crate::notation::fen::{FenFlavour, position_fen};
 use crate::uci::{GoParams, PositionCommand};
@@ -120,14 +120,14 @@ pub fn start_engine(spec: &EngineSpec, timeout: Duration) -> Result<UciEngine, S
 }
 
 /// Tells workers to stop: SIGINT/SIGTERM, or a failure of the collector.
-pub struct Stop {
+pub struct StopSignal {
     pub signal: Arc<AtomicBool>,
     abort: AtomicBool,
 }
 
-impl Stop {
-    pub fn new(signal: Arc<AtomicBool>) -> Stop {
-        Stop {
+impl StopSignal {
+    pub fn new(signal: Arc<AtomicBool>) -> StopSignal {
+        StopSignal {
             signal,
             abort: AtomicBool::new(false),
         }
@@ -231,13 +231,6 @@ fn fault_of(err: &EngineError, timed: bool) -> Termination {
     }
 }
 
-fn to_score(s: &crate::uci::Score) -> Score {
-    match *s {
-        crate::uci::Score::Cp(cp, _) => Score::Cp(cp.clamp(-1_000_000, 1_000_000) as i32),
-        crate::uci::Score::Mate(n, _) => Score::Mate(n.clamp(-10_000, 10_000) as i32),
-    }
-}
-
 /// A worker's engine processes, by engine index.
 struct Seats(Vec<Option<UciEngine>>);
 
@@ -270,7 +263,7 @@ fn prepare(
     seats: &mut Seats,
     idx: usize,
     side: Color,
-    stop: &Stop,
+    stop: &StopSignal,
 ) -> Result<(), NoStart> {
     let spec = &ctx.engines[idx];
     let attempts = if ctx.recover { RECOVER_ATTEMPTS } else { 1 };
@@ -353,7 +346,7 @@ fn play_game(
     seats: &mut Seats,
     slot: Slot,
     opening: Arc<Opening>,
-    stop: &Stop,
+    stop: &StopSignal,
 ) -> Played {
     let by_colour = slot.engines(); // [white idx, black idx]
     let mut game = Game::new(opening.start.clone(), ctx.castling);
@@ -479,7 +472,7 @@ fn play_game(
                     let _ = write!(line, " {uci}");
                 }
                 has_moves = true;
-                let score = r.score.as_ref().map(to_score);
+                let score = r.score;
                 infos.push(MoveInfo {
                     score,
                     depth: r.depth,
@@ -579,7 +572,7 @@ pub fn run<E>(
     feed: &Feed,
     workers: usize,
     first: Vec<Option<UciEngine>>,
-    stop: &Stop,
+    stop: &StopSignal,
     mut on_game: impl FnMut(&FinishedGame) -> Result<Flow, E>,
 ) -> Result<Ended, E> {
     let (tx, rx) = mpsc::channel::<Played>();

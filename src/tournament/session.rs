@@ -19,7 +19,7 @@ use std::sync::atomic::AtomicBool;
 use super::config::{OpeningChoice, Settings};
 use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, PgnWriter, Progress, write_json};
-use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, SetupError, Stop};
+use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, SetupError, StopSignal};
 use super::schedule::Schedule;
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
@@ -376,7 +376,7 @@ pub fn run(
         done.len() as u64,
         standings.score_line(),
     );
-    let stop = Stop::new(signal);
+    let stop = StopSignal::new(signal);
     let mut sprt_stopped = false;
     let json_doc = |standings: &Standings, interrupted: bool| {
         let mut json = standings.to_json();

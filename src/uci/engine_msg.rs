@@ -46,6 +46,20 @@ pub enum Score {
     Mate(i64, ScoreBound),
 }
 
+impl Score {
+    /// The score as one number for comparisons and thresholds: centipawns
+    /// (clamped to ±500 000), every mate beyond every centipawn score, a
+    /// nearer mate further out (book margins, adjudication).
+    pub fn centipawns(&self) -> i64 {
+        const MATE: i64 = 1_000_000;
+        match *self {
+            Score::Cp(cp, _) => cp.clamp(-MATE / 2, MATE / 2),
+            Score::Mate(n, _) if n > 0 => MATE - n.min(MATE / 4),
+            Score::Mate(n, _) => -MATE - n.max(-MATE / 4),
+        }
+    }
+}
+
 impl std::fmt::Display for Score {
     /// The words after `score` in an `info` line: `cp 31`, `mate -3 lowerbound`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::Chess;
 
 use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
-use crate::notation::fen::{FenFlavour, parse_position, position_fen};
+use crate::notation::fen::{FenFault, FenFlavour, parse_position, position_fen};
 
 use super::pgn_book;
 
@@ -46,7 +46,7 @@ impl fmt::Display for Place {
 
 /// Why a book cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum BookError {
+pub enum EpdBookError {
     #[error(transparent)]
     File(#[from] FileError),
     #[error("cannot read book {}: {cause}", path.display())]
@@ -54,13 +54,13 @@ pub enum BookError {
         path: PathBuf,
         cause: std::io::Error,
     },
-    #[error("{}:{line}: '{token}' is not a legal Chess960 position: {reason}", path.display())]
+    #[error("{}:{line}: '{token}' is not a legal Chess960 position: {fault}", path.display())]
     BadLine {
         path: PathBuf,
         line: usize,
         /// The line's FEN part, shortened for the message.
         token: String,
-        reason: String,
+        fault: FenFault,
     },
     #[error(
         "{}:{line}: the line is {length} bytes long, more than the {BOOK_LINE_LIMIT} bytes a book line may hold (it starts '{start}')", path.display()
@@ -85,10 +85,10 @@ pub enum BookError {
 /// [`files::BOOK_LIMIT`] bytes; EPD/FEN lines of at most
 /// [`BOOK_LINE_LIMIT`] bytes (read past, never held whole), a UTF-8 byte
 /// order mark accepted; or PGN games, each giving the position it reaches.
-pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
+pub fn load(path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
     let file = files::open(path, "book", files::BOOK_LIMIT)?;
     let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-    let head = reader.fill_buf().map_err(|cause| BookError::Read {
+    let head = reader.fill_buf().map_err(|cause| EpdBookError::Read {
         path: path.to_path_buf(),
         cause,
     })?;
@@ -108,7 +108,7 @@ pub fn load(path: &Path) -> Result<Vec<BookEntry>, BookError> {
 
 /// Reads and checks an EPD/FEN book's text from `reader`; `path` names it
 /// in errors.
-pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookError> {
+pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
     let mut lines = BoundedLines::new(reader, BOOK_LINE_LIMIT);
     let mut entries = Vec::new();
     loop {
@@ -117,7 +117,7 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookErr
             Ok(Some(raw)) => raw,
             Ok(None) => break,
             Err(cause) => {
-                return Err(BookError::Read {
+                return Err(EpdBookError::Read {
                     path: path.to_path_buf(),
                     cause,
                 });
@@ -126,7 +126,7 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookErr
         let bytes = match raw {
             Line::Text(bytes) => bytes,
             Line::TooLong { start, length } => {
-                return Err(BookError::LongLine {
+                return Err(EpdBookError::LongLine {
                     path: path.to_path_buf(),
                     line,
                     length,
@@ -140,11 +140,11 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookErr
             continue;
         }
         let fen = fen_part(content);
-        let position = parse_position(&fen).map_err(|e| BookError::BadLine {
+        let position = parse_position(&fen).map_err(|e| EpdBookError::BadLine {
             path: path.to_path_buf(),
             line,
             token: files::excerpt(&fen, 100),
-            reason: e.reason().to_string(),
+            fault: e.fault,
         })?;
         entries.push(BookEntry {
             place: Place::Line(line),
@@ -153,7 +153,7 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookErr
         });
     }
     if entries.is_empty() {
-        return Err(BookError::Empty(path.to_path_buf()));
+        return Err(EpdBookError::Empty(path.to_path_buf()));
     }
     Ok(entries)
 }

@@ -88,7 +88,7 @@ pub enum MethodError {
         reason: String,
     },
     #[error(transparent)]
-    Book(#[from] book::BookError),
+    Book(#[from] book::EpdBookError),
     #[error(transparent)]
     Replay(#[from] ReplayError),
     #[error("{method} cannot replay {what}: {reason}")]

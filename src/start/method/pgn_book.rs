@@ -16,7 +16,7 @@ use std::path::Path;
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Move, Position};
 
-use super::book::BookError;
+use super::book::EpdBookError;
 use crate::notation::fen::parse_position;
 
 /// One game of a PGN book.
@@ -33,7 +33,7 @@ pub struct PgnGame {
 /// Reads every game of the PGN book at `path` (a regular file of at most
 /// [`crate::files::BOOK_LIMIT`] bytes), keeping at most `plies` moves of
 /// each.
-pub fn load(path: &Path, plies: Option<u32>) -> Result<Vec<PgnGame>, BookError> {
+pub fn load(path: &Path, plies: Option<u32>) -> Result<Vec<PgnGame>, EpdBookError> {
     let file = crate::files::open(path, "book", crate::files::BOOK_LIMIT)?;
     read(
         std::io::BufReader::with_capacity(1 << 16, file),
@@ -47,7 +47,7 @@ pub fn read(
     reader: impl std::io::Read,
     path: &Path,
     plies: Option<u32>,
-) -> Result<Vec<PgnGame>, BookError> {
+) -> Result<Vec<PgnGame>, EpdBookError> {
     let mut reader = Reader::new(reader);
     let mut visitor = GameVisitor {
         plies: plies.map_or(usize::MAX, |p| p as usize),
@@ -55,7 +55,7 @@ pub fn read(
     let mut games = Vec::new();
     loop {
         let game = games.len() + 1;
-        let bad = |reason: String| BookError::BadGame {
+        let bad = |reason: String| EpdBookError::BadGame {
             path: path.to_path_buf(),
             game,
             reason,
@@ -73,7 +73,7 @@ pub fn read(
         }
     }
     if games.is_empty() {
-        return Err(BookError::Empty(path.to_path_buf()));
+        return Err(EpdBookError::Empty(path.to_path_buf()));
     }
     Ok(games)
 }
@@ -158,11 +158,11 @@ impl Visitor for GameVisitor {
 
 /// Whether the book at `path` is PGN (see [`looks_like_pgn`]), from its
 /// first bytes.
-pub fn is_pgn_file(path: &Path) -> Result<bool, BookError> {
+pub fn is_pgn_file(path: &Path) -> Result<bool, EpdBookError> {
     use std::io::BufRead;
     let file = crate::files::open(path, "book", crate::files::BOOK_LIMIT)?;
     let mut reader = std::io::BufReader::with_capacity(4096, file);
-    let head = reader.fill_buf().map_err(|cause| BookError::Read {
+    let head = reader.fill_buf().map_err(|cause| EpdBookError::Read {
         path: path.to_path_buf(),
         cause,
     })?;
@@ -184,7 +184,7 @@ pub fn looks_like_pgn(path: &Path, head: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn read_str(text: &str, plies: Option<u32>) -> Result<Vec<PgnGame>, BookError> {
+    fn read_str(text: &str, plies: Option<u32>) -> Result<Vec<PgnGame>, EpdBookError> {
         read(text.as_bytes(), Path::new("t.pgn"), plies)
     }
 

@@ -283,7 +283,7 @@ pub enum ReplayError {
         what: &'static str,
         index: usize,
         token: String,
-        reason: String,
+        reason: BadToken,
     },
     #[error(
         "the {what}s end after {what} {count}, before the position is complete: {needed} still needs a {what}"
@@ -299,6 +299,26 @@ pub enum ReplayError {
         index: usize,
         token: String,
     },
+}
+
+/// Why one typed token is not an outcome of its event.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadToken {
+    #[error("a die shows 1 to 6, not {0}")]
+    DieFace(u16),
+    #[error("not a number from 1 to 6")]
+    NotADie,
+    #[error("not a number")]
+    NotANumber,
+    #[error("not a piece letter (R, N, B, Q, K)")]
+    NotAPiece,
+    #[error("a draw is one piece letter (R, N, B, Q, K)")]
+    NotOneLetter,
+    /// `held`: what the bag holds, `2×R, 1×K`.
+    #[error("no such piece left in the bag (it holds {held})")]
+    NotInBag { held: String },
+    #[error("not a possible outcome")]
+    Impossible,
 }
 
 /// A finished run: the position, every event, the restarts and notes.
@@ -368,7 +388,7 @@ pub fn replay<P: Procedure + ?Sized>(procedure: &P, tokens: &[String]) -> Result
             });
         };
         used = count + 1;
-        let invalid = |reason: String| ReplayError::Invalid {
+        let invalid = |reason: BadToken| ReplayError::Invalid {
             what,
             index: count + 1,
             token: token.clone(),
@@ -382,12 +402,11 @@ pub fn replay<P: Procedure + ?Sized>(procedure: &P, tokens: &[String]) -> Result
                         .options()
                         .map(|(l, w)| format!("{w}×{}", label_text(EventKind::Draw, l)))
                         .collect();
-                    format!(
-                        "no such piece left in the bag (it holds {})",
-                        held.join(", ")
-                    )
+                    BadToken::NotInBag {
+                        held: held.join(", "),
+                    }
                 }
-                _ => "not a possible outcome".to_string(),
+                _ => BadToken::Impossible,
             };
             return Err(invalid(reason));
         }
@@ -408,22 +427,22 @@ pub fn replay<P: Procedure + ?Sized>(procedure: &P, tokens: &[String]) -> Result
     Ok(result)
 }
 
-fn parse_label(kind: EventKind, token: &str) -> Result<u16, String> {
+fn parse_label(kind: EventKind, token: &str) -> Result<u16, BadToken> {
     match kind {
         EventKind::Throw => match token.parse::<u16>() {
             Ok(v @ 1..=6) => Ok(v),
-            Ok(v) => Err(format!("a die shows 1 to 6, not {v}")),
-            Err(_) => Err("not a number from 1 to 6".into()),
+            Ok(v) => Err(BadToken::DieFace(v)),
+            Err(_) => Err(BadToken::NotADie),
         },
-        EventKind::Number => token.parse::<u16>().map_err(|_| "not a number".to_string()),
+        EventKind::Number => token.parse::<u16>().map_err(|_| BadToken::NotANumber),
         EventKind::Draw => {
             let mut chars = token.chars();
             match (chars.next(), chars.next()) {
                 (Some(c), None) => crate::start::backrank::role_of_letter(c)
                     .filter(|r| *r != Role::Pawn)
                     .map(role_label)
-                    .ok_or_else(|| "not a piece letter (R, N, B, Q, K)".to_string()),
-                _ => Err("a draw is one piece letter (R, N, B, Q, K)".into()),
+                    .ok_or(BadToken::NotAPiece),
+                _ => Err(BadToken::NotOneLetter),
             }
         }
     }
