@@ -119,7 +119,7 @@ pub enum Stop {
 
 /// How a run went.
 #[derive(Clone, Copy, Debug)]
-pub struct Summary {
+pub struct Generated {
     pub tally: Tally,
     /// Lines handed to the writer (this shard's).
     pub written: u64,
@@ -148,7 +148,7 @@ pub fn generate(
     interrupted: &AtomicBool,
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
-) -> Result<Summary, BookError> {
+) -> Result<Generated, BookError> {
     let starts = StartStream::new(&plan.start, plan.seed, plan.shuffle)?;
     let judge = Judge {
         plan,
@@ -225,8 +225,8 @@ impl Judge<'_> {
         }
     }
 
-    fn summary(&self, stop: Stop) -> Summary {
-        Summary {
+    fn summary(&self, stop: Stop) -> Generated {
+        Generated {
             tally: self.tally,
             written: self.written,
             stop,
@@ -281,7 +281,7 @@ fn run_inline(
     interrupted: &AtomicBool,
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
-) -> Result<Summary, BookError> {
+) -> Result<Generated, BookError> {
     let rngs = LineRngs::new(plan.seed);
     let mut rng = rngs.line(0);
     let mut line = Line::new(0, starts.next_start());
@@ -331,7 +331,7 @@ fn run_engines(
     interrupted: &AtomicBool,
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
-) -> Result<Summary, BookError> {
+) -> Result<Generated, BookError> {
     let workers = plan.concurrency.max(1);
     // Earliest candidate to reach each position: lets a worker skip the
     // evaluation of a line that is a duplicate whatever else happens.

@@ -33,4 +33,4 @@ pub mod shard;
 pub mod starts;
 pub mod unique;
 
-pub use generate::{BookError, BookPlan, Line, MoveChoice, Stop, Summary, generate};
+pub use generate::{BookError, BookPlan, Generated, Line, MoveChoice, Stop, generate};

@@ -63,7 +63,7 @@ pub fn uci_score(score: i32) -> Score {
 
 /// One finished iteration, for an `info` line.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct Iteration {
     pub depth: u32,
     pub seldepth: u32,
     pub score: Score,
@@ -183,7 +183,7 @@ impl Searcher {
         history: &[u64],
         limits: &SearchLimits,
         stop: &AtomicBool,
-        report: &mut dyn FnMut(&Report),
+        report: &mut dyn FnMut(&Iteration),
     ) -> Decision {
         self.tt.new_generation();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
@@ -240,7 +240,7 @@ impl Searcher {
                 result.ponder = pv.get(1).copied();
             }
             result.depth = depth;
-            report(&Report {
+            report(&Iteration {
                 depth,
                 seldepth: self.seldepth as u32,
                 score: uci_score(score),
@@ -531,7 +531,7 @@ mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
 
-    fn search(fen: &str, depth: u32) -> (Decision, Vec<Report>) {
+    fn search(fen: &str, depth: u32) -> (Decision, Vec<Iteration>) {
         let pos = parse_position(fen).unwrap();
         let mut reports = Vec::new();
         let limits = SearchLimits {

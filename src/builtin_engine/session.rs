@@ -18,7 +18,7 @@
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::moves::{format_line, format_move, notation_for};
-use super::search::{Decision, MAX_PLY, Report, SearchLimits, position_hash};
+use super::search::{Decision, Iteration, MAX_PLY, SearchLimits, position_hash};
 use super::time::GoClock;
 use super::tt;
 use crate::notation::castling::{CastlingNotation, parse_move};
@@ -288,7 +288,7 @@ pub fn parse_position_command(args: &[&str]) -> Result<(Chess, Vec<u64>), String
 }
 
 /// The `info` line of a finished iteration.
-pub fn info_line(report: &Report, root: &Chess, chess960: bool) -> String {
+pub fn info_line(report: &Iteration, root: &Chess, chess960: bool) -> String {
     let ms = report.elapsed.as_millis();
     let nps = (u128::from(report.nodes) * 1000)
         .checked_div(ms)

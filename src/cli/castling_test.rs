@@ -24,7 +24,7 @@ use crate::conformance::engine_driver::{DriverSetup, EngineDriver, SEARCH_TIMEOU
 use crate::conformance::junit::junit_xml;
 use crate::conformance::report::{CheckName, SuiteReport};
 use crate::conformance::suite::{
-    DEFAULT_DFRC_POSITIONS, DEFAULT_PERFT_DEPTH, DEFAULT_SEARCH_DEPTH, Material, Options,
+    DEFAULT_DFRC_POSITIONS, DEFAULT_PERFT_DEPTH, DEFAULT_SEARCH_DEPTH, Material, SuiteOptions,
     planned_steps, run as run_suite,
 };
 use crate::conformance::table::{engines_table, proxy_table};
@@ -179,7 +179,7 @@ fn interrupted() -> Option<ExitCode> {
 
 /// Runs the suite on one engine setup; `None` when it cannot be started
 /// (the error is printed).
-fn run_one(setup: &DriverSetup, options: &Options, name: Option<&str>) -> Option<SuiteReport> {
+fn run_one(setup: &DriverSetup, options: &SuiteOptions, name: Option<&str>) -> Option<SuiteReport> {
     let mut driver = match EngineDriver::start(setup) {
         Ok(d) => d,
         Err(e) => {
@@ -222,7 +222,7 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut could_not_start = false;
     for s in &subjects {
-        let options = Options {
+        let options = SuiteOptions {
             perft_depth: args.depth,
             search_depth: args.search_depth,
             only: (!args.only.is_empty()).then(|| args.only.clone()),

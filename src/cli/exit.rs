@@ -16,7 +16,7 @@
 
 use std::process::ExitCode;
 
-use super::output::OutputError;
+use super::output::StdoutError;
 use crate::conformance::driver::DriverError;
 use crate::uci_client::{EngineError, SpawnError};
 
@@ -30,10 +30,10 @@ pub const STDOUT_CLOSED: u8 = 141;
 /// The exit status for an error.
 pub fn code_of(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
-        if let Some(out) = cause.downcast_ref::<OutputError>() {
+        if let Some(out) = cause.downcast_ref::<StdoutError>() {
             return match out {
-                OutputError::Closed => STDOUT_CLOSED,
-                OutputError::Failed(_) => RUNTIME,
+                StdoutError::Closed => STDOUT_CLOSED,
+                StdoutError::Failed(_) => RUNTIME,
             };
         }
         if cause.is::<crate::files::FileError>() {
@@ -100,9 +100,9 @@ mod tests {
 
     #[test]
     fn classes() {
-        let closed = anyhow::Error::new(OutputError::Closed).context("show");
+        let closed = anyhow::Error::new(StdoutError::Closed).context("show");
         assert_eq!(code_of(&closed), STDOUT_CLOSED);
-        let full = anyhow::Error::new(OutputError::from(std::io::Error::from(
+        let full = anyhow::Error::new(StdoutError::from(std::io::Error::from(
             std::io::ErrorKind::StorageFull,
         )));
         assert_eq!(code_of(&full), RUNTIME);

@@ -3,7 +3,7 @@
 //! JSON lines), and [`emit`], the one way a command writes to stdout.
 //!
 //! Commands never use `print!`: it panics when stdout fails. [`emit`] turns
-//! a failed write into an [`OutputError`] that ends the command like any
+//! a failed write into an [`StdoutError`] that ends the command like any
 //! other error, and `main` maps it (see [`super::exit`]):
 //! * the reader went away (`| head -1`, EPIPE): the command ends quietly
 //!   with status 141, what the shell reports for a filter killed by SIGPIPE
@@ -23,7 +23,7 @@ use crate::start::method::Drawn;
 
 /// Stdout could not take a command's output.
 #[derive(Debug, thiserror::Error)]
-pub enum OutputError {
+pub enum StdoutError {
     /// The reader closed the pipe (EPIPE).
     #[error("stdout was closed by its reader")]
     Closed,
@@ -32,19 +32,19 @@ pub enum OutputError {
     Failed(std::io::Error),
 }
 
-impl From<std::io::Error> for OutputError {
-    fn from(e: std::io::Error) -> OutputError {
+impl From<std::io::Error> for StdoutError {
+    fn from(e: std::io::Error) -> StdoutError {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
-            OutputError::Closed
+            StdoutError::Closed
         } else {
-            OutputError::Failed(e)
+            StdoutError::Failed(e)
         }
     }
 }
 
 /// Writes `text` to stdout and flushes it (so that a full disk is seen
 /// here, not lost in an ignored flush at exit).
-pub fn emit(text: &str) -> Result<(), OutputError> {
+pub fn emit(text: &str) -> Result<(), StdoutError> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;

@@ -36,7 +36,7 @@ use crate::notation::fen::{FenFlavour, position_fen};
 
 /// What to run and how hard.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SuiteOptions {
     pub perft_depth: u32,
     /// `go depth N` for the bestmove checks: enough to see a mate in one.
     pub search_depth: u32,
@@ -59,9 +59,9 @@ pub const DEFAULT_DFRC_POSITIONS: usize = 200;
 /// its positions.
 pub const FAILURES_IN_A_ROW: usize = 3;
 
-impl Default for Options {
+impl Default for SuiteOptions {
     fn default() -> Self {
-        Options {
+        SuiteOptions {
             perft_depth: DEFAULT_PERFT_DEPTH,
             search_depth: DEFAULT_SEARCH_DEPTH,
             only: None,
@@ -73,7 +73,7 @@ impl Default for Options {
     }
 }
 
-impl Options {
+impl SuiteOptions {
     pub(super) fn wants(&self, check: CheckName) -> bool {
         self.only.as_ref().is_none_or(|only| only.contains(&check))
     }
@@ -81,7 +81,7 @@ impl Options {
 
 /// Progress: which check runs, and how far the whole suite is.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct SuiteProgress {
     pub check: CheckName,
     pub done: u64,
     pub total: u64,
@@ -99,7 +99,7 @@ pub struct Material {
 }
 
 impl Material {
-    pub fn generate(options: &Options) -> Material {
+    pub fn generate(options: &SuiteOptions) -> Material {
         let keep = |dfrc: bool| !(dfrc && options.skip_dfrc);
         let forced: Vec<Crafted> = forced_castles()
             .into_iter()
@@ -151,8 +151,8 @@ pub(super) struct Stop(pub String);
 
 pub(super) struct Run<'a> {
     pub driver: &'a mut dyn Driver,
-    pub options: &'a Options,
-    progress: &'a mut dyn FnMut(Progress),
+    pub options: &'a SuiteOptions,
+    progress: &'a mut dyn FnMut(SuiteProgress),
     check: CheckName,
     done: u64,
     total: u64,
@@ -164,7 +164,7 @@ pub(super) struct Run<'a> {
 impl Run<'_> {
     pub fn tick(&mut self) {
         self.done += 1;
-        (self.progress)(Progress {
+        (self.progress)(SuiteProgress {
             check: self.check,
             done: self.done,
             total: self.total,
@@ -284,7 +284,7 @@ pub(super) fn reproduce_lines(handshake: &[String], position: &str, go: &str) ->
 }
 
 /// How many progress steps a run takes.
-pub fn planned_steps(material: &Material, options: &Options) -> u64 {
+pub fn planned_steps(material: &Material, options: &SuiteOptions) -> u64 {
     let mut n = 0;
     if options.wants(CheckName::PerftStart) {
         n += material.starts.len();
@@ -315,8 +315,8 @@ pub fn planned_steps(material: &Material, options: &Options) -> u64 {
 pub fn run(
     driver: &mut dyn Driver,
     material: &Material,
-    options: &Options,
-    progress: &mut dyn FnMut(Progress),
+    options: &SuiteOptions,
+    progress: &mut dyn FnMut(SuiteProgress),
 ) -> SuiteReport {
     let started = Instant::now();
     let engine = driver.name();
@@ -431,7 +431,7 @@ pub fn run(
 
 fn finished(
     engine: String,
-    options: &Options,
+    options: &SuiteOptions,
     started: Instant,
     mut checks: Vec<CheckReport>,
 ) -> SuiteReport {

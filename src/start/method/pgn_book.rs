@@ -80,23 +80,39 @@ pub fn read(
 
 /// pgn-reader visitor: the `[FEN]` tag (or the standard start) and the
 /// main line's moves.
+///
+/// pgn-reader passes over bytes it cannot read as PGN without a word, so
+/// any text reads as games. A "game" with neither a tag nor a move is such
+/// text (an EPD book given as `format=pgn`, a wrong file) and is refused;
+/// it would otherwise be an opening at the standard chess start.
 struct GameVisitor {
     plies: usize,
+}
+
+struct Tags {
+    fen: Result<Option<Chess>, String>,
+    any: bool,
 }
 
 struct Moves {
     start: Chess,
     pos: Chess,
     moves: Vec<Move>,
+    tagged: bool,
+    /// Moves read, kept or not (`plies=`).
+    read: usize,
 }
 
 impl Visitor for GameVisitor {
-    type Tags = Result<Option<Chess>, String>;
+    type Tags = Tags;
     type Movetext = Moves;
     type Output = Result<Moves, String>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Ok(None))
+        ControlFlow::Continue(Tags {
+            fen: Ok(None),
+            any: false,
+        })
     }
 
     fn tag(
@@ -105,9 +121,10 @@ impl Visitor for GameVisitor {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
+        tags.any = true;
         if name == b"FEN" {
             let text = value.decode_utf8_lossy();
-            *tags = parse_position(&text)
+            tags.fen = parse_position(&text)
                 .map(Some)
                 .map_err(|e| format!("[FEN \"{text}\"]: {e}"));
         }
@@ -115,13 +132,15 @@ impl Visitor for GameVisitor {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        match tags {
+        match tags.fen {
             Ok(start) => {
                 let start = start.unwrap_or_default();
                 ControlFlow::Continue(Moves {
                     pos: start.clone(),
                     start,
                     moves: Vec::new(),
+                    tagged: tags.any,
+                    read: 0,
                 })
             }
             Err(reason) => ControlFlow::Break(Err(reason)),
@@ -129,6 +148,7 @@ impl Visitor for GameVisitor {
     }
 
     fn san(&mut self, line: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        line.read += 1;
         if line.moves.len() >= self.plies {
             return ControlFlow::Continue(());
         }
@@ -146,6 +166,11 @@ impl Visitor for GameVisitor {
     }
 
     fn end_game(&mut self, line: Self::Movetext) -> Self::Output {
+        if !line.tagged && line.read == 0 {
+            return Err("neither a tag nor a move: this is not PGN \
+                 (an EPD or FEN book needs format=epd)"
+                .to_string());
+        }
         if line.pos.is_game_over() {
             return Err(format!(
                 "the game is already over after its {} plies",
@@ -230,6 +255,23 @@ mod tests {
         assert!(err.contains("already over after its 4 plies"), "{err}");
         let err = read_str("\n\n", None).unwrap_err().to_string();
         assert!(err.contains("holds no positions"), "{err}");
+    }
+
+    #[test]
+    fn text_that_is_not_pgn_is_refused_not_read_as_the_standard_start() {
+        let epd = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n";
+        for text in [epd, "hello, no chess here\n"] {
+            let err = read_str(text, None).unwrap_err().to_string();
+            assert!(
+                err.contains("game 1") && err.contains("not PGN"),
+                "{text}: {err}"
+            );
+        }
+        // A game of tags alone, or of moves alone, is PGN.
+        let tags_only = "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n*\n";
+        assert_eq!(read_str(tags_only, None).unwrap().len(), 1);
+        let moves_only = read_str("1. e4 e5 *\n", Some(0)).unwrap();
+        assert_eq!(moves_only[0].moves.len(), 0, "plies=0 keeps no move");
     }
 
     #[test]
