@@ -123,7 +123,7 @@ impl Visitor for GameVisitor {
     ) -> ControlFlow<Self::Output> {
         tags.any = true;
         if name == b"FEN" {
-            let text = value.decode_utf8_lossy();
+            let text = crate::game::pgn::tag_value(value);
             tags.fen = parse_position(&text)
                 .map(Some)
                 .map_err(|e| format!("[FEN \"{text}\"]: {e}"));
