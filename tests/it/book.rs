@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use shakmaty::fen::Fen;
@@ -32,12 +32,6 @@ fn book(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 book")
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uci960-book-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// An EPD line split into its four fields and its opcodes.
@@ -399,7 +393,7 @@ while True:
 
 #[test]
 fn positions_and_match_read_the_book() {
-    let dir = tmpdir("read");
+    let dir = common::scratch_dir("book-read");
     let path = dir.join("book.epd");
     let text = book(&["--plies", "0-4", "--count", "50", "--seed", "6"]);
     std::fs::write(&path, &text).unwrap();

@@ -107,9 +107,7 @@ fn proxy_row(out: &Output, check: &str) -> String {
 /// Runs castling-test with `args` after the common ones (40 DFRC
 /// positions, JSON to a file named after `name`); the JSON report.
 fn run_args(args: &[String], name: &str) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("uci960-castling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = dir.join(format!("{name}.json"));
+    let json = common::scratch_dir(&format!("castling-{name}")).join("report.json");
     let out = Command::new(common::uci960())
         .arg("castling-test")
         .args(["--dfrc-positions", "40", "--json"])
@@ -560,9 +558,7 @@ fn junit_xml_has_the_schema_attributes_and_the_reproducers() {
     let Some(python) = common::require_python_chess() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("uci960-castling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let xml = dir.join("report.xml");
+    let xml = common::scratch_dir("castling-junit").join("report.xml");
     let mut args = common::mock_engine_spec("good", &[]);
     args.extend(common::mock_engine_spec(
         "two-squares",
