@@ -11,7 +11,10 @@
 
 use shakmaty::Role;
 
-use super::bag::{describe_next_square, full_bag, next_draw, piece, take_onto_next_square};
+use super::bag::{
+    describe_next_square, first_bishop_file, fixed_position, full_bag, next_draw, piece,
+    take_onto_next_square,
+};
 use super::procedure::{DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Notes, king_between_rooks};
 use crate::start::StartPosition;
@@ -19,11 +22,6 @@ use crate::start::StartPosition;
 /// The redraw bag method.
 #[derive(Clone, Copy, Debug)]
 pub struct BagRedraw;
-
-/// Files of the bishops placed so far.
-fn first_bishop_file(slots: &[Option<Role>; 8]) -> Option<usize> {
-    slots.iter().position(|&s| s == Some(Role::Bishop))
-}
 
 impl Procedure for BagRedraw {
     fn start(&self) -> DrawState {
@@ -35,10 +33,7 @@ impl Procedure for BagRedraw {
     }
 
     fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
-        let mut slots = state.slots;
-        let mut notes = Notes::default();
-        notes.push(king_between_rooks(&mut slots));
-        (StartPosition::mirrored(super::die::rank_of(slots)), notes)
+        fixed_position(state, &[king_between_rooks])
     }
 
     fn apply(&self, state: &mut DrawState, label: u16) -> Transition {

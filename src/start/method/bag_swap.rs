@@ -5,7 +5,10 @@
 
 use shakmaty::Role;
 
-use super::bag::{describe_next_square, full_bag, next_draw, take_onto_next_square};
+use super::bag::{
+    describe_next_square, first_bishop_file, fixed_position, full_bag, next_draw,
+    take_onto_next_square,
+};
 use super::procedure::{DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Note, Notes, king_between_rooks};
 use crate::start::StartPosition;
@@ -17,7 +20,7 @@ pub struct BagSwap;
 /// Swaps the leftmost pair among a1-b1, c1-d1, e1-f1 that holds a bishop,
 /// when both bishops stand on one colour.
 fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<Note> {
-    let first = slots.iter().position(|&s| s == Some(Role::Bishop))?;
+    let first = first_bishop_file(slots)?;
     let second = slots.iter().rposition(|&s| s == Some(Role::Bishop))?;
     if first % 2 != second % 2 {
         return None;
@@ -42,11 +45,7 @@ impl Procedure for BagSwap {
     }
 
     fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
-        let mut slots = state.slots;
-        let mut notes = Notes::default();
-        notes.push(bishops_onto_opposite_colours(&mut slots));
-        notes.push(king_between_rooks(&mut slots));
-        (StartPosition::mirrored(super::die::rank_of(slots)), notes)
+        fixed_position(state, &[bishops_onto_opposite_colours, king_between_rooks])
     }
 
     fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
