@@ -14,8 +14,10 @@
 //! (the proxy session fed GUI or engine lines, sans-IO, a session of up to
 //! 30 lines per input), `uci` (the UCI parsers), `fen` (FENs and what
 //! `show` accepts: SP numbers, back ranks), `replay` (`--rolls`/`--draws`),
-//! `book` (book text), `config` (proxy and match TOML), `pgn` (the PGN
-//! reader). See docs/RELIABILITY.md.
+//! `book` (book text: `--start book:`, `uci960 Book`, `--openings
+//! format=epd`), `config` (proxy and match TOML), `pgn` (the PGN writer and
+//! reader of `uci960::game::pgn`: tag values round trip), `openings` (PGN
+//! opening books, `--openings format=pgn`). See docs/RELIABILITY.md.
 
 use std::io::Write;
 use std::path::Path;
@@ -32,7 +34,7 @@ use fuzz_input::{Gen, corpus};
 
 /// The proxy session, one line at a time from `side`, every output line
 /// checked to be one line.
-fn session(data: &[u8], gui_side: bool) {
+fn session(data: &[u8], gui_side: bool) -> bool {
     let mut settings = Settings {
         gui_castling: GuiCastling::Auto,
         seed: Some(1),
@@ -67,12 +69,13 @@ fn session(data: &[u8], gui_side: bool) {
             }
         }
     }
+    true
 }
 
-fn uci(data: &[u8]) {
+fn uci(data: &[u8]) -> bool {
     let _ = uci960::uci::parse_engine_line(data);
     let text = String::from_utf8_lossy(data);
-    let _ = uci960::uci::PositionCommand::parse(&text);
+    let accepted = uci960::uci::PositionCommand::parse(&text).is_ok();
     let _ = uci960::uci::GoParams::parse_reporting(&text);
     if let Some(d) = uci960::uci::OptionDecl::parse(&text) {
         let _ = d.to_string();
@@ -80,11 +83,20 @@ fn uci(data: &[u8]) {
     if let Some(s) = uci960::uci::SetOption::parse(&text) {
         let _ = s.to_string();
     }
+    // `uci960 book --moves engine`: the engine's MultiPV lines.
+    let mut pvs = uci960::book::multipv::MultiPvCollector::new();
+    for line in data.split(|&b| b == b'\n') {
+        pvs.feed_line(line);
+    }
+    let _ = uci960::book::multipv::within_margin(&pvs, 30);
+    accepted
 }
 
-fn fen(data: &[u8]) {
+fn fen(data: &[u8]) -> bool {
     let text = String::from_utf8_lossy(data);
-    if let Ok(pos) = uci960::notation::fen::parse_position(&text) {
+    let parsed = uci960::notation::fen::parse_position(&text);
+    let accepted = parsed.is_ok();
+    if let Ok(pos) = parsed {
         for flavour in [
             uci960::notation::fen::FenFlavour::XFen,
             uci960::notation::fen::FenFlavour::Shredder,
@@ -99,49 +111,129 @@ fn fen(data: &[u8]) {
         }
         let _ = uci960::start::StartPosition::from_chess(&pos);
     }
-    let _ = text.parse::<uci960::start::StartPosition>();
+    accepted | text.parse::<uci960::start::StartPosition>().is_ok()
 }
 
-fn replay_input(data: &[u8]) {
+fn replay_input(data: &[u8]) -> bool {
     let text = String::from_utf8_lossy(data);
     let (method, rest) = text.split_once(' ').unwrap_or((&text, ""));
     let Ok(spec) = method.parse::<MethodSpec>() else {
-        return;
+        return false;
     };
     if matches!(spec, MethodSpec::Book { .. }) {
-        return; // files are the book target's
+        return false; // files are the book target's
     }
+    let mut accepted = false;
     for what in ["rolls", "draws"] {
-        let _ = replay(&spec, &split_tokens(rest), what);
+        accepted |= replay(&spec, &split_tokens(rest), what).is_ok();
     }
+    accepted
 }
 
-fn book(data: &[u8]) {
-    let _ = uci960::start::method::book::read(data, Path::new("fuzz.epd"));
+fn book(data: &[u8]) -> bool {
+    uci960::start::method::book::read(data, Path::new("fuzz.epd")).is_ok()
 }
 
-fn config(data: &[u8]) {
+fn config(data: &[u8]) -> bool {
     let text = String::from_utf8_lossy(data);
+    let mut accepted = false;
     if let Ok(c) = uci960::proxy::config::ProxyConfig::parse(&text)
         && let Ok(s) = c.settings()
     {
+        accepted = true;
         // What load accepted never carries a line break into UCI.
         s.check_one_line()
             .expect("settings from a config hold a line break");
     }
-    let _ = toml::from_str::<uci960::tournament::config::TournamentConfig>(&text);
+    if let Ok(c) = toml::from_str::<uci960::tournament::config::TournamentConfig>(&text)
+        && let Ok(s) = c.validate()
+    {
+        accepted = true;
+        for e in &s.engines {
+            let mut values = vec![&e.name];
+            values.extend(e.options.iter().flat_map(|(n, v)| [n, v]));
+            for v in values {
+                assert!(
+                    !v.contains(['\r', '\n']),
+                    "a match config let a line break through: {v:?}"
+                );
+            }
+        }
+    }
+    accepted
 }
 
-fn pgn(data: &[u8]) {
+/// The PGN reader and writer of `uci960::game::pgn`: any text read; any
+/// text as a tag value (an engine's name) and as the final comment is
+/// written, then read back by this reader (the same value, control
+/// characters as spaces) and by pgn-reader (one game).
+fn pgn(data: &[u8]) -> bool {
+    use uci960::game::pgn::{PgnGame, read_games, write_game};
     let text = String::from_utf8_lossy(data);
-    let _ = uci960::game::pgn::read_games(&text);
+    let accepted = read_games(&text).is_ok_and(|g| !g.is_empty());
+    let start = shakmaty::Chess::default();
+    let written = write_game(&PgnGame {
+        tags: vec![("White".into(), text.to_string())],
+        start: &start,
+        moves: &[],
+        book_plies: 0,
+        infos: &[],
+        result: "*",
+        final_comment: Some(&text),
+    });
+    let back = read_games(&written)
+        .unwrap_or_else(|e| panic!("a written game does not read back: {e}\n{written}"));
+    let expected: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    assert_eq!(back.len(), 1, "{written}");
+    assert_eq!(back[0].tag("White"), Some(expected.as_str()), "{written}");
+    let openings = uci960::tournament::openings::read_pgn_openings(
+        written.as_bytes(),
+        Path::new("written.pgn"),
+        None,
+    )
+    .unwrap_or_else(|e| panic!("pgn-reader cannot read a written game: {e}\n{written}"));
+    assert_eq!(openings.len(), 1, "{written}");
+    accepted
 }
 
-const TARGETS: [&str; 8] = [
-    "gui", "engine", "uci", "fen", "replay", "book", "config", "pgn",
+/// The pgn-reader based reader of PGN opening books (`match --openings
+/// format=pgn`): what it accepts is legal from its start, at most `plies`
+/// long, and not over; the stream of openings drawn from it works.
+fn openings(data: &[u8]) -> bool {
+    use shakmaty::Position;
+    use uci960::tournament::openings::{BookOrder, OpeningSource, read_pgn_openings};
+    let plies = data.first().map(|b| u32::from(b % 8)).filter(|&p| p < 6);
+    let Ok(lines) = read_pgn_openings(data, Path::new("fuzz.pgn"), plies) else {
+        return false;
+    };
+    for line in &lines {
+        assert!(plies.is_none_or(|p| line.moves.len() <= p as usize));
+        let mut pos = line.start.clone();
+        for &m in &line.moves {
+            assert!(pos.is_legal(m), "an illegal move accepted: {m:?}");
+            pos.play_unchecked(m);
+        }
+        assert!(
+            !pos.is_game_over(),
+            "a finished game accepted as an opening"
+        );
+    }
+    let mut source = OpeningSource::from_lines(lines, BookOrder::Random, 1, 2);
+    for _ in 0..3 {
+        let _ = source.next_opening();
+    }
+    true
+}
+
+const TARGETS: [&str; 9] = [
+    "gui", "engine", "uci", "fen", "replay", "book", "config", "pgn", "openings",
 ];
 
-fn run_target(name: &str, data: &[u8]) {
+/// Runs one input; true when the target's parser accepted it.
+fn run_target(name: &str, data: &[u8]) -> bool {
     match name {
         "gui" => session(data, true),
         "engine" => session(data, false),
@@ -151,6 +243,7 @@ fn run_target(name: &str, data: &[u8]) {
         "book" => book(data),
         "config" => config(data),
         "pgn" => pgn(data),
+        "openings" => openings(data),
         _ => unreachable!("target names come from TARGETS"),
     }
 }
@@ -181,31 +274,46 @@ fn main() {
         let corpus = corpus(name);
         let mut generator = Gen::new(seed ^ ((index as u64) << 56));
         let started = Instant::now();
+        // Inputs the parser accepted (how deep the inputs reach) and the
+        // slowest input (superlinear time shows there).
+        let mut accepted = 0u64;
+        let mut slowest = (0.0f64, 0u64);
         for round in 0..inputs {
             let data = generator.input(round, &corpus);
+            let one = Instant::now();
             let result = std::panic::catch_unwind(|| run_target(name, &data));
-            if let Err(panic) = result {
-                findings += 1;
-                let why = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_default();
-                let dir = Path::new("target/fuzz-findings");
-                let _ = std::fs::create_dir_all(dir);
-                let file = dir.join(format!("{name}-{seed}-{round}"));
-                let _ = std::fs::write(&file, &data);
-                println!(
-                    "FINDING {name} input {round}: {why}\n  input {:?}\n  saved {}",
-                    String::from_utf8_lossy(&data),
-                    file.display()
-                );
+            let took = one.elapsed().as_secs_f64();
+            if took > slowest.0 {
+                slowest = (took, round);
+            }
+            match result {
+                Ok(true) => accepted += 1,
+                Ok(false) => {}
+                Err(panic) => {
+                    findings += 1;
+                    let why = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    let dir = Path::new("target/fuzz-findings");
+                    let _ = std::fs::create_dir_all(dir);
+                    let file = dir.join(format!("{name}-{seed}-{round}"));
+                    let _ = std::fs::write(&file, &data);
+                    println!(
+                        "FINDING {name} input {round}: {why}\n  input {:?}\n  saved {}",
+                        String::from_utf8_lossy(&data),
+                        file.display()
+                    );
+                }
             }
         }
         total += inputs;
         println!(
-            "{name:<7} {inputs} inputs in {:.1} s",
-            started.elapsed().as_secs_f64()
+            "{name:<8} {inputs} inputs ({accepted} accepted) in {:.1} s, slowest {:.1} ms (input {})",
+            started.elapsed().as_secs_f64(),
+            slowest.0 * 1000.0,
+            slowest.1
         );
         let _ = std::io::stdout().flush();
     }

@@ -53,6 +53,7 @@
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
 //! | `--flood` | after `uciok` writes `info string flood ...` lines forever, never reading its input again (ends when the pipe closes) |
 //! | `--name=NAME` | the `id name` (default `mock_engine`) |
+//! | `--long-line=BYTES` | before each answer to `go`, an `info string xxx...` line of BYTES `x` (written in 64 KiB pieces, so the mock itself holds little) |
 //!
 //! Unknown flags exit with status 2 and a message on stderr.
 
@@ -93,6 +94,7 @@ struct Faults {
     pid_log: Option<String>,
     fork_child: bool,
     flood: bool,
+    long_line: Option<u64>,
     idle_child: bool,
     name: String,
 }
@@ -156,6 +158,7 @@ fn parse_args() -> Faults {
             },
             "--fork-child" => f.fork_child = true,
             "--flood" => f.flood = true,
+            "--long-line" => f.long_line = Some(number(flag, value, None)),
             "--idle-child" => f.idle_child = true,
             "--name" => match value {
                 Some(v) => f.name = v.to_string(),
@@ -448,6 +451,9 @@ impl Mock {
             self.garbage();
             return;
         }
+        if let Some(bytes) = self.f.long_line {
+            self.long_line(bytes);
+        }
         let best = self.choose();
         let best_text = best.map(|m| self.write_move(m, false));
         let info = match (&best_text, best) {
@@ -524,6 +530,22 @@ impl Mock {
             b"\ninfo depth 1 pv e2e4\r\n\n\x00\x01 random bytes\nbestmove e2e4\r\n",
         );
         self.say_raw(&bytes);
+    }
+
+    fn long_line(&mut self, bytes: u64) {
+        let piece = [b'x'; 1 << 16];
+        let mut out = self.out.lock();
+        let _ = out.write_all(b"info string ");
+        let mut left = bytes;
+        while left > 0 {
+            let n = left.min(piece.len() as u64);
+            if out.write_all(&piece[..n as usize]).is_err() {
+                return;
+            }
+            left -= n;
+        }
+        let _ = out.write_all(b"\n");
+        let _ = out.flush();
     }
 
     fn perft(&mut self, depth: u32) {

@@ -141,6 +141,30 @@ pub const WORDS: &[&str] = &[
     "B",
     "Q",
     "K",
+    // PGN movetext and tags.
+    "{",
+    "}",
+    "(",
+    ")",
+    "\\",
+    "%",
+    "$1",
+    "1.",
+    "1...",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "O-O",
+    "O-O-O",
+    "Nf3",
+    "e4",
+    "Qxh7#",
+    "e8=Q+",
+    "!?",
+    "[FEN",
+    "[Variant",
+    "\"Chess960\"]",
 ];
 
 /// Valid inputs to mutate, per target.
@@ -166,6 +190,7 @@ pub fn corpus(target: &str) -> Vec<Vec<u8>> {
             "setoption name Skill Level value 5",
             "info depth 10 multipv 2 score cp -35 upperbound hashfull 10 pv e2e4 e7e5",
             "bestmove e1h1 ponder e8h8",
+            "info depth 8 multipv 1 score cp 20 pv e2e4\ninfo depth 8 multipv 2 score mate 3 pv d2d4\ninfo depth 8 multipv 3 score cp -5 lowerbound pv g1f3\nbestmove e2e4",
         ],
         "fen" => &[
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -192,6 +217,11 @@ pub fn corpus(target: &str) -> Vec<Vec<u8>> {
         ],
         "pgn" => &[
             "[Event \"uci960 match\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. g3 {+0.10/3 0.1s} g6 2. O-O 1-0\n\n",
+        ],
+        "openings" => &[
+            "[Event \"?\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n1. g3 g6 2. Nf3 {x} (2. Nd3) Nf6 3. Ne3 Ne6 *\n\n",
+            "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\"]\n\n1. e4 $1 e5 2. Nf3!? Nc6 3. Bb5 a6 {Ruy} 1/2-1/2\n",
+            "% escaped line\n1. d4 d5 2. c4 ; rest of line\n e6 *\n\n[Event \"b\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n\n1. O-O-O Kf7 2. Rd7+ *\n",
         ],
         _ => &[],
     };

@@ -84,8 +84,23 @@ pub struct PgnGame<'a> {
 /// The tag order: the seven tag roster first.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
+/// A tag value as the PGN standard wants it (section 7): `\` and `"`
+/// escaped with a backslash, and no control characters (a `\r` or tab
+/// from an engine's `id name` would break the tag line for other readers,
+/// python-chess among them); each is written as a space.
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// One game as PGN text, ending with a blank line.
@@ -229,6 +244,29 @@ pub fn read_games(text: &str) -> Result<Vec<ReadGame>, PgnError> {
     }
 }
 
+/// A tag value read by `pgn-reader`, decoded as the PGN standard says
+/// (section 7: `\"` is `"`, `\\` is `\`). Not `RawTag::decode`: in
+/// pgn-reader 0.29 it takes the second backslash of `\\` for the start
+/// of another escape, so `\\\"` (a backslash and a quote) reads as `"`.
+pub fn tag_value(raw: pgn_reader::RawTag<'_>) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'\\', Some(&next @ (b'\\' | b'"'))) => {
+                out.push(next);
+                i += 2;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// The `pgn-reader` visitor of [`read_games`].
 struct GameVisitor;
 
@@ -256,7 +294,7 @@ impl pgn_reader::Visitor for GameVisitor {
         let Ok((list, start)) = tags else {
             return ControlFlow::Continue(());
         };
-        let value = value.decode_utf8_lossy().into_owned();
+        let value = tag_value(value);
         if name == b"FEN" {
             match parse_position(&value) {
                 Ok(pos) => *start = Some(pos),
@@ -498,5 +536,30 @@ mod tests {
         let err = read_games("[FEN \"nonsense\"]\n\n*\n").unwrap_err();
         assert!(matches!(err.fault, GameFault::Fen(_)), "{err}");
         assert!(err.to_string().contains("nonsense"), "{err}");
+    }
+
+    #[test]
+    fn tag_values_with_quotes_backslashes_and_control_characters_read_back() {
+        let start = Chess::default();
+        for (name, back) in [
+            ("plain", "plain"),
+            ("a \"quoted\" name", "a \"quoted\" name"),
+            ("C:\\dir\\", "C:\\dir\\"),
+            // A backslash then a quote: `\\\"` once escaped.
+            ("x\\\"y", "x\\\"y"),
+            ("tab\tand\rreturn", "tab and return"),
+        ] {
+            let text = write_game(&PgnGame {
+                tags: vec![("White".into(), name.into())],
+                start: &start,
+                moves: &[],
+                book_plies: 0,
+                infos: &[],
+                result: "*",
+                final_comment: None,
+            });
+            let games = read_games(&text).unwrap();
+            assert_eq!(games[0].tag("White"), Some(back), "{text}");
+        }
     }
 }

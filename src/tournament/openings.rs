@@ -117,7 +117,17 @@ pub enum OpeningError {
 /// Reads every game of a PGN book as an opening.
 pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, OpeningError> {
     let file = crate::files::open(path, "opening book", crate::files::BOOK_LIMIT)?;
-    let mut reader = Reader::new(std::io::BufReader::new(file));
+    read_pgn_openings(std::io::BufReader::new(file), path, plies)
+}
+
+/// Reads every game of PGN text as an opening; `path` names it in errors.
+/// (Apart from [`read_pgn_book`] so that the fuzzer feeds it bytes.)
+pub fn read_pgn_openings<R: std::io::Read>(
+    text: R,
+    path: &Path,
+    plies: Option<u32>,
+) -> Result<Vec<Opening>, OpeningError> {
+    let mut reader = Reader::new(text);
     let mut visitor = BookVisitor {
         plies: plies.map_or(usize::MAX, |p| p as usize),
     };
@@ -144,23 +154,39 @@ pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, Op
 
 /// pgn-reader visitor: the `[FEN]` tag (or the standard start) and the
 /// main line's moves, checked by shakmaty in Chess960 mode.
+///
+/// pgn-reader passes over bytes it cannot read as PGN without a word, so
+/// any text reads as games. A "game" with neither a tag nor a move is such
+/// text (an EPD book given as `format=pgn`, a wrong file) and is refused;
+/// it would otherwise be an opening at the standard chess start.
 struct BookVisitor {
     plies: usize,
+}
+
+struct Tags {
+    fen: Result<Option<Chess>, String>,
+    any: bool,
 }
 
 struct Line {
     start: Chess,
     pos: Chess,
     moves: Vec<Move>,
+    tagged: bool,
+    /// Moves read, kept or not (`plies=`).
+    read: usize,
 }
 
 impl Visitor for BookVisitor {
-    type Tags = Result<Option<Chess>, String>;
+    type Tags = Tags;
     type Movetext = Line;
     type Output = Result<Opening, String>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Ok(None))
+        ControlFlow::Continue(Tags {
+            fen: Ok(None),
+            any: false,
+        })
     }
 
     fn tag(
@@ -169,9 +195,10 @@ impl Visitor for BookVisitor {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
+        tags.any = true;
         if name == b"FEN" {
-            let text = value.decode_utf8_lossy();
-            *tags = parse_position(&text)
+            let text = crate::game::pgn::tag_value(value);
+            tags.fen = parse_position(&text)
                 .map(Some)
                 .map_err(|e| format!("[FEN \"{text}\"]: {e}"));
         }
@@ -179,13 +206,15 @@ impl Visitor for BookVisitor {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        match tags {
+        match tags.fen {
             Ok(start) => {
                 let start = start.unwrap_or_default();
                 ControlFlow::Continue(Line {
                     pos: start.clone(),
                     start,
                     moves: Vec::new(),
+                    tagged: tags.any,
+                    read: 0,
                 })
             }
             Err(reason) => ControlFlow::Break(Err(reason)),
@@ -193,6 +222,7 @@ impl Visitor for BookVisitor {
     }
 
     fn san(&mut self, line: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        line.read += 1;
         if line.moves.len() >= self.plies {
             return ControlFlow::Continue(());
         }
@@ -210,6 +240,11 @@ impl Visitor for BookVisitor {
     }
 
     fn end_game(&mut self, line: Self::Movetext) -> Self::Output {
+        if !line.tagged && line.read == 0 {
+            return Err("neither a tag nor a move: this is not PGN \
+                 (an EPD or FEN book needs format=epd)"
+                .to_string());
+        }
         if line.pos.is_game_over() {
             return Err(format!(
                 "the game is already over after its {} plies",
@@ -405,6 +440,28 @@ mod tests {
         let path = tmp("badfen.pgn", "[FEN \"nonsense\"]\n\n*\n");
         let err = read_pgn_book(&path, None).unwrap_err().to_string();
         assert!(err.contains("game 1") && err.contains("nonsense"), "{err}");
+    }
+
+    #[test]
+    fn text_that_is_not_pgn_is_refused_not_read_as_the_standard_start() {
+        let epd = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n";
+        for (name, text) in [("epd.pgn", epd), ("words.pgn", "hello, no chess here\n")] {
+            let err = read_pgn_book(&tmp(name, text), None)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("game 1") && err.contains("not PGN"),
+                "{name}: {err}"
+            );
+        }
+        // A game of tags alone, or of moves alone, is PGN.
+        let tags_only = "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n*\n";
+        assert_eq!(
+            read_pgn_book(&tmp("t.pgn", tags_only), None).unwrap().len(),
+            1
+        );
+        let moves_only = read_pgn_book(&tmp("m.pgn", "1. e4 e5 *\n"), Some(0)).unwrap();
+        assert_eq!(moves_only[0].moves.len(), 0, "plies=0 keeps no move");
     }
 
     #[test]

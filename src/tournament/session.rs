@@ -47,7 +47,7 @@ impl TournamentError {
             TournamentError::Setup(SetupError::NoChess960(_)) => 2,
             TournamentError::Setup(SetupError::Start { .. }) => 3,
             TournamentError::Opening(_) | TournamentError::Resume(_) => 2,
-            TournamentError::State(StateError::Damaged { .. }) => 2,
+            TournamentError::State(StateError::Damaged { .. } | StateError::Read(_)) => 2,
             TournamentError::State(_) | TournamentError::Output(_) => 3,
         }
     }
@@ -174,12 +174,25 @@ fn summary_of(schedule: &Schedule, r: &GameRecord) -> GameSummary {
 }
 
 /// Cuts the PGN back to what the state file recorded.
+/// The last `n` bytes of a regular file `len` bytes long.
+fn last_bytes(path: &std::path::Path, len: u64, n: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Read as _, Seek as _};
+    let mut file = std::fs::File::open(path)?;
+    file.seek(std::io::SeekFrom::Start(len.saturating_sub(n)))?;
+    let mut tail = Vec::new();
+    file.take(n).read_to_end(&mut tail)?;
+    Ok(tail)
+}
+
 fn restore_pgn(
     path: &std::path::Path,
     recorded: u64,
     log: &dyn Fn(String),
 ) -> Result<(), TournamentError> {
     let len = match std::fs::metadata(path) {
+        // A device or FIFO (`--pgn /dev/null`) holds nothing to repair, and
+        // reading one may never end (`/dev/zero`) or never start (a FIFO).
+        Ok(m) if !m.is_file() => return Ok(()),
         Ok(m) => m.len(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
         Err(source) => {
@@ -213,7 +226,7 @@ fn restore_pgn(
         ));
         // Games follow one another after a blank line; put back what an
         // edit took away so the next game does not run into the last one.
-        let text = std::fs::read(path).unwrap_or_default();
+        let text = last_bytes(path, len, 2).unwrap_or_default();
         let missing: &[u8] = if text.is_empty() || text.ends_with(b"\n\n") {
             b""
         } else if text.ends_with(b"\n") {

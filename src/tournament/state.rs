@@ -40,14 +40,15 @@ pub struct State {
 
 pub const VERSION: u32 = 1;
 
+/// The most a state file may hold: a game's record is under 100 bytes, so
+/// this is more than a million games.
+pub const STATE_LIMIT: u64 = 256 << 20;
+
 /// Why the state file cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
-    #[error("cannot read state file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] crate::files::FileError),
     #[error("state file {path} is damaged: {reason}")]
     Damaged { path: PathBuf, reason: String },
     #[error("cannot write state file {path}: {source}")]
@@ -68,17 +69,18 @@ impl State {
         }
     }
 
-    /// Reads a state file; `None` when there is none.
+    /// Reads a state file; `None` when there is none. Like every file a
+    /// user names (`--state`), it is opened without blocking, must be a
+    /// regular file and at most [`STATE_LIMIT`] (`--state /dev/zero
+    /// --resume` read forever).
     pub fn load(path: &Path) -> Result<Option<State>, StateError> {
-        let text = match std::fs::read_to_string(path) {
+        use crate::files::{FileError, read_text};
+        let text = match read_text(path, "state file", STATE_LIMIT) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(StateError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                });
+            Err(FileError::Open { cause, .. }) if cause.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(None);
             }
+            Err(e) => return Err(e.into()),
         };
         let state: State = serde_json::from_str(&text).map_err(|e| StateError::Damaged {
             path: path.to_path_buf(),

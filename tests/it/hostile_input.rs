@@ -207,6 +207,20 @@ fn endless_files_are_refused_at_once() {
             vec!["proxy", "--start", "book:/dev/zero", "--seed", "1"],
             "a device",
         ),
+        // `--resume` read its state file whole, whatever it was.
+        (
+            vec!["match", "--state", "/dev/zero", "--resume"],
+            "a device",
+        ),
+        (vec!["match", "--state", fifo, "--resume"], "a FIFO"),
+        (
+            vec!["match", "--openings", "file=/dev/zero", "format=pgn"],
+            "a device",
+        ),
+        (
+            vec!["match", "--openings", &format!("file={fifo}"), "format=epd"],
+            "a FIFO",
+        ),
     ] {
         let out = run(&args);
         assert_no_panic(&out, &format!("{args:?}"));
@@ -217,6 +231,57 @@ fn endless_files_are_refused_at_once() {
             stderr_of(&out)
         );
     }
+}
+
+/// pgn-reader reads any text as games (it passes over what it cannot
+/// read), so an EPD book given as `format=pgn` used to be a book of the
+/// standard chess start position. It is an input error naming the file.
+#[test]
+fn a_file_that_is_not_pgn_is_not_a_pgn_book() {
+    let epd = scratch("openings.epd");
+    std::fs::write(
+        &epd,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n",
+    )
+    .expect("write");
+    let file = format!("file={}", epd.display());
+    let out = run(&["match", "--openings", &file, "format=pgn", "--games", "2"]);
+    assert_no_panic(&out, "an EPD as PGN");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    let err = stderr_of(&out);
+    assert!(
+        err.contains(&epd.display().to_string())
+            && err.contains("game 1")
+            && err.contains("not PGN"),
+        "{err}"
+    );
+}
+
+/// `match --resume` checks the end of the PGN it appends to; it used to
+/// read the whole file for that, so a PGN on `/dev/zero` was read forever.
+#[test]
+fn a_resume_does_not_read_a_device_pgn() {
+    let (pgn, state) = (scratch("resume.pgn"), scratch("resume.state.json"));
+    let _ = std::fs::remove_file(&pgn);
+    let _ = std::fs::remove_file(&state);
+    let state = state.to_str().expect("utf-8");
+    let args = |pgn: &str| {
+        let mut a = vec!["match", "--games", "2", "--maxmoves", "4", "--seed", "3"];
+        a.extend(["--start", "sp:518", "--state", state, "--pgn"]);
+        a.push(pgn);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let first = args(pgn.to_str().expect("utf-8"));
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let out = run(&first);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    // The state file records a PGN of some bytes; /dev/zero is shorter.
+    let mut again = args("/dev/zero");
+    again.push("--resume".into());
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    let out = run(&again);
+    assert_no_panic(&out, "resume into /dev/zero");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
 }
 
 #[test]
@@ -424,4 +489,140 @@ fn the_builtin_engine_hears_stop_quit_and_eof_during_a_deep_perft() {
             .unwrap_or_else(|| panic!("perft 99 ignored {last:?}"));
         assert!(status.success(), "{status}");
     }
+}
+
+/// The PGN standard's reading of a tag value (section 7): `\"` is `"`,
+/// `\\` is `\`.
+fn pgn_unescape(raw: &str) -> String {
+    let mut out = String::new();
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(n @ ('\\' | '"'))) => {
+                out.push(n);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The White and Black tags of each game as pgn-reader delimits them,
+/// decoded by the standard. (Not by `RawTag::decode`: pgn-reader 0.29
+/// decodes `\\\"` as `"`, where the standard reads `\"`.)
+fn players_by_pgn_reader(text: &str) -> Vec<(String, String)> {
+    use pgn_reader::{RawTag, Reader, Visitor};
+    use std::ops::ControlFlow;
+    struct Players;
+    impl Visitor for Players {
+        type Tags = (String, String);
+        type Movetext = (String, String);
+        type Output = (String, String);
+        fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+            ControlFlow::Continue(Default::default())
+        }
+        fn tag(
+            &mut self,
+            tags: &mut Self::Tags,
+            name: &[u8],
+            value: RawTag<'_>,
+        ) -> ControlFlow<Self::Output> {
+            let value = pgn_unescape(&String::from_utf8_lossy(value.as_bytes()));
+            match name {
+                b"White" => tags.0 = value,
+                b"Black" => tags.1 = value,
+                _ => {}
+            }
+            ControlFlow::Continue(())
+        }
+        fn begin_movetext(
+            &mut self,
+            tags: Self::Tags,
+        ) -> ControlFlow<Self::Output, Self::Movetext> {
+            ControlFlow::Continue(tags)
+        }
+        fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
+            movetext
+        }
+    }
+    let mut reader = Reader::new(text.as_bytes());
+    let mut games = Vec::new();
+    while let Some(players) = reader.read_game(&mut Players).expect("pgn-reader") {
+        games.push(players);
+    }
+    games
+}
+
+/// An engine's name becomes a PGN tag value. One with `"` and `\` (from
+/// `id name` or `name=`) is escaped as the PGN standard says (`\"`, `\\`)
+/// and a control character inside it (a `\r` in `id name`) is written as a
+/// space. pgn-reader, python-chess and uci960's own reader each read every
+/// tag whole, and the names decode back (python-chess 1.11 and pgn-reader
+/// give the value as written, escapes and all; the test decodes it).
+#[test]
+fn engine_names_with_quotes_and_backslashes_do_not_break_pgn_tags() {
+    let Some(py) = crate::common::require_python_chess() else {
+        return;
+    };
+    let dir = scratch("names");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let pgn = dir.join("names.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mock = crate::common::mock_engine();
+    let mock = mock.to_str().expect("utf-8");
+    let id_name = "Mock \"Evil\" C:\\engines\\x\ry \\";
+    let given = "Back\\slash \"B\" \\\"";
+    let out = run(&[
+        "match",
+        "--engine",
+        &format!("cmd={mock}"),
+        &format!("arg=--name={id_name}"),
+        "--engine",
+        &format!("cmd={mock}"),
+        &format!("name={given}"),
+        "--games",
+        "2",
+        "--maxmoves",
+        "6",
+        "--start",
+        "sp:518",
+        "--pgn",
+        pgn.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let text = std::fs::read_to_string(&pgn).expect("the PGN");
+    let id_shown = "Mock \"Evil\" C:\\engines\\x y \\";
+    assert!(
+        text.contains(r#"[White "Mock \"Evil\" C:\\engines\\x y \\"]"#),
+        "{text}"
+    );
+    let by_reader = players_by_pgn_reader(&text);
+    assert_eq!(
+        by_reader,
+        [
+            (id_shown.to_string(), given.to_string()),
+            (given.to_string(), id_shown.to_string())
+        ]
+    );
+    let ours: Vec<(String, String)> = uci960::game::pgn::read_games(&text)
+        .expect("uci960 reads its PGN")
+        .iter()
+        .map(|g| {
+            let tag = |n| g.tag(n).expect("tag").to_string();
+            (tag("White"), tag("Black"))
+        })
+        .collect();
+    assert_eq!(ours, by_reader);
+    let report = crate::match_runner::check_pgn(&py, &pgn);
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    assert_eq!(report["games"], 2, "{report}");
+    let mut names: Vec<String> = report["score"]
+        .as_object()
+        .expect("score")
+        .keys()
+        .map(|k| pgn_unescape(k))
+        .collect();
+    names.sort();
+    assert_eq!(names, [given, id_shown]);
 }

@@ -182,6 +182,73 @@ fn a_100_mb_gui_line_is_skipped_with_bounded_memory() {
     );
 }
 
+/// An engine line with no end in sight (the mock's `--long-line`: 128 MiB
+/// of `x` before its line end) is read past, not buffered, by the proxy
+/// and by a match: peak memory stays far below the line's size, the line
+/// is reported once, and the answer after it arrives.
+#[test]
+fn a_128_mib_engine_line_is_skipped_with_bounded_memory() {
+    const LINE: &str = "--long-line=134217728";
+    let mock = common::mock_engine();
+    let mock = mock.to_str().unwrap();
+    let mut p = Proxy::start(&["--", mock, LINE]);
+    p.handshake();
+    p.send("position startpos");
+    p.send("go depth 1");
+    p.wait_line("bestmove");
+    let rss = peak_rss_kib(p.pid());
+    assert!(rss > 0, "no /proc data");
+    assert!(
+        rss < 64 * 1024,
+        "proxy: peak RSS {rss} KiB for a 128 MiB line"
+    );
+    p.send("quit");
+    let (status, seen, err) = p.finish();
+    assert_eq!(status.code(), Some(0), "{err}");
+    let skipped = "engine line longer than 1048576 bytes skipped";
+    assert_eq!(err.matches(skipped).count(), 1, "{err}");
+    assert!(seen.iter().any(|l| l.contains(skipped)), "{seen:?}");
+
+    // The same engine in a match: measured once the first game is written.
+    let dir = std::env::temp_dir().join(format!("uci960-longline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("m.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut child = Command::new(common::uci960())
+        .arg("match")
+        .args(["--engine", &format!("cmd={mock}"), &format!("arg={LINE}")])
+        .args(["--engine", &format!("cmd={mock}")])
+        .args(["--games", "2", "--maxmoves", "2", "--start", "sp:518"])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(
+        common::wait_for_file(&pgn, GUARD, |t| t.contains("[Round \"1\"]")),
+        "no first game within the hang guard"
+    );
+    let rss = peak_rss_kib(child.id());
+    let status = wait_exit(&mut child);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status}: {err}");
+    assert!(rss > 0, "no /proc data");
+    assert!(
+        rss < 64 * 1024,
+        "match: peak RSS {rss} KiB for a 128 MiB line"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Round ").count(), 2, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An engine that dies by a signal is reported by the signal's name, to
 /// the GUI and on stderr, and the proxy exits 1.
 #[test]
