@@ -9,7 +9,7 @@
 //! printed beside the method rates): on a shared machine the wall clock also
 //! counts the time the thread waited for a core.
 //!
-//! Run: `cargo bench --bench setup`; `cargo bench --bench setup -- bag-swap`
+//! Run: `cargo bench --bench start`; `cargo bench --bench start -- bag-swap`
 //! times only the methods named (for profiling one of them).
 
 use std::hint::black_box;
@@ -17,20 +17,10 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
+use uci960::platform::cpu::thread_cpu_time;
 use uci960::start::BackRank;
 use uci960::start::analysis::exact_for;
 use uci960::start::method::{MethodSpec, PositionSource};
-
-/// CPU time this thread has used.
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec for the call to fill.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 
 /// Runs `f` in batches until `budget` of CPU time has passed; returns calls
 /// per CPU-second and per wall-second.

@@ -85,20 +85,7 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     if ft.is_dir() {
         return "a directory";
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return "a FIFO";
-        }
-        if ft.is_char_device() || ft.is_block_device() {
-            return "a device";
-        }
-        if ft.is_socket() {
-            return "a socket";
-        }
-    }
-    "not a plain file"
+    crate::platform::fs::special_kind(&ft).unwrap_or("not a plain file")
 }
 
 /// Opens a user file for reading: non-blocking (a FIFO without a writer
@@ -106,11 +93,7 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 pub fn open(path: &Path, what: &'static str, limit: u64) -> Result<File, FileError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
+    crate::platform::fs::open_without_blocking(&mut options);
     let file = options.open(path).map_err(|cause| FileError::Open {
         what,
         path: path.to_path_buf(),

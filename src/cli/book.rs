@@ -266,21 +266,6 @@ fn progress_bar(total: u64) -> ProgressBar {
     bar
 }
 
-/// CPU seconds (user + system) of this process and of its reaped
-/// children (the engines, once they have quit).
-fn cpu_seconds() -> (f64, f64) {
-    fn of(who: libc::c_int) -> f64 {
-        // SAFETY: getrusage fills the struct we own; zeroed is a valid rusage.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        if unsafe { libc::getrusage(who, &mut usage) } != 0 {
-            return 0.0;
-        }
-        let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
-        t(usage.ru_utime) + t(usage.ru_stime)
-    }
-    (of(libc::RUSAGE_SELF), of(libc::RUSAGE_CHILDREN))
-}
-
 pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     let plan = plan_of(&args)?;
     let flavour = args.castling.unwrap_or(FenFlavour::Shredder);
@@ -344,13 +329,21 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if plan.engine.is_some() {
-        let (own, engines) = cpu_seconds();
-        let share = if engines > 0.0 {
-            format!("{:.2} %", 100.0 * own / engines)
-        } else {
-            "-".into()
-        };
-        eprintln!("uci960 book: CPU uci960 {own:.2} s, engines {engines:.2} s ({share})");
+        let cpu = crate::platform::cpu::cpu_times();
+        let own = cpu.own;
+        match cpu.children {
+            Some(engines) => {
+                let share = if engines > 0.0 {
+                    format!("{:.2} %", 100.0 * own / engines)
+                } else {
+                    "-".into()
+                };
+                eprintln!("uci960 book: CPU uci960 {own:.2} s, engines {engines:.2} s ({share})");
+            }
+            None => {
+                eprintln!("uci960 book: CPU uci960 {own:.2} s, engines not measured on this system")
+            }
+        }
     }
     match outcome.stop {
         Stop::Complete => Ok(ExitCode::SUCCESS),

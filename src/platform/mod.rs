@@ -8,6 +8,8 @@
 //! | [`PipeReader`] | `poll` with a timeout, then one large `read` on the caller's thread | a reader thread handing chunks over one at a time |
 //! | [`Relay`] | the proxy's single-thread `poll` loop over the GUI, the engine and signals, all writes non-blocking | one reader and one writer thread per stream, waking the loop through a channel |
 //! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
+//! | [`fs`] | non-blocking `open` (`O_NONBLOCK`), FIFO/device kinds, `EINVAL` from fsync | nothing to add to `open`; console/pipe flush errors |
+//! | [`cpu`] | `getrusage` for self and reaped children | `GetProcessTimes` for self |
 //! | [`describe_status`] | "killed by signal 11 (SIGSEGV)" | "exited with code 0xC0000005 (access violation)" |
 //!
 //! Callers see one small interface: readiness and non-blocking writes for
@@ -15,6 +17,8 @@
 //! ([`PipeReader`]), kill/terminate of a whole engine ([`ProcessGroup`]).
 //! The line splitting, queues and protocol stay sans-IO above it.
 
+pub mod cpu;
+pub mod fs;
 pub mod interrupt;
 pub mod status;
 

@@ -80,7 +80,7 @@ impl Log {
         let pid = std::process::id();
         let path = expand(template, pid, SystemTime::now(), engine);
         let file = open_nonblocking(&path).map_err(|source| {
-            if source.raw_os_error() == Some(libc::ENXIO) {
+            if crate::platform::fs::is_fifo_without_reader(&source) {
                 LogError::NoReader { path: path.clone() }
             } else {
                 LogError::Open {
@@ -159,11 +159,7 @@ impl Log {
 fn open_nonblocking(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
+    crate::platform::fs::open_without_blocking(&mut options);
     options.open(path)
 }
 

@@ -70,7 +70,7 @@ impl PgnWriter {
             .and_then(|_| self.file.flush())
             .and_then(|_| match self.file.sync_data() {
                 // Character devices and pipes cannot be synced.
-                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
+                Err(e) if crate::platform::fs::is_unsyncable(&e) => Ok(()),
                 other => other,
             })
             .map_err(|source| OutputError::Write {

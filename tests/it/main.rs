@@ -4,59 +4,59 @@
 //! The areas run on Linux (they use Debian's engines, python-chess, /proc
 //! and signals); the Windows build (under wine, `scripts/test-windows.sh`)
 //! runs the `windows` module, which drives only Windows programs. A new
-//! area module gets `#[cfg(unix)]` unless it is meant for both.
+//! area module gets `#[cfg(target_os = "linux")]` unless it is meant for both.
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod analysis;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod book;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod castling_test;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod engine_client;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod engine_perft;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod engine_protocol;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod engine_selfplay;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod engine_strength;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod hostile_input;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod io_robustness;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod match_adjudication;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod match_runner;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod positions;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod properties;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_cutechess;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_engines;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_faults;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_gui_start;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_log;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_piped;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_python;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod tournament;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod tournament_safety;
 #[cfg(windows)]
 mod windows;
 
 mod common;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod engine_support;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod proxy_util;

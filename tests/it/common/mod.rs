@@ -18,12 +18,20 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
 
+// Not every platform's test set uses every helper.
+#[allow(unused_imports)]
 pub use client::{Client, OnDrop, PATIENCE};
+#[allow(unused_imports)]
 pub use commands::{
     assert_each_round_once, assert_ok, check_pgn, engine_args, read_json, run_match, stdout_json,
     strs,
 };
-pub use process::{alive, children_of, gone_within, wait_exit, wait_for_file};
+#[cfg(any(target_os = "linux", windows))]
+pub use process::gone_within;
+#[cfg(target_os = "linux")]
+pub use process::wait_for_file;
+#[allow(unused_imports)]
+pub use process::{alive, children_of, wait_exit};
 
 /// The `uci960` binary built for this test run.
 pub fn uci960() -> PathBuf {

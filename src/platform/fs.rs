@@ -1,0 +1,75 @@
+//! What opening, classifying and syncing a user's file means on each
+//! system: the callers (`crate::files`, the proxy's log, the match's PGN
+//! file) stay the same everywhere.
+//!
+//! Decision: on Windows an open never blocks on a named pipe without a
+//! server (it fails at once with "pipe busy/not found"), so there is no
+//! flag to add there; devices such as `NUL` or `CON` are refused by the
+//! "not a plain file" check of the callers.
+
+use std::fs::{FileType, OpenOptions};
+use std::io;
+
+/// Makes `open` return at once whatever the path names (a FIFO with no
+/// writer or reader, a terminal): never block a command in `open(2)`.
+pub fn open_without_blocking(options: &mut OpenOptions) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    #[cfg(not(unix))]
+    let _ = options;
+}
+
+/// The error of a non-blocking open of a FIFO for writing that has no
+/// reader (POSIX `ENXIO`); never the case on Windows.
+pub fn is_fifo_without_reader(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    return error.raw_os_error() == Some(libc::ENXIO);
+    #[cfg(not(unix))]
+    {
+        let _ = error;
+        false
+    }
+}
+
+/// The error of syncing something that cannot be synced (a pipe, a
+/// character device, the console): the data went where it goes, so this
+/// is not a failure.
+pub fn is_unsyncable(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    return error.raw_os_error() == Some(libc::EINVAL);
+    #[cfg(windows)]
+    {
+        // ERROR_INVALID_FUNCTION, ERROR_INVALID_HANDLE: FlushFileBuffers
+        // on a console or a pipe without write access.
+        matches!(error.raw_os_error(), Some(1) | Some(6))
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = error;
+        false
+    }
+}
+
+/// What a path names when it is neither a plain file nor a directory,
+/// where the system can tell.
+pub fn special_kind(file_type: &FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return Some("a FIFO");
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return Some("a device");
+        }
+        if file_type.is_socket() {
+            return Some("a socket");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = file_type;
+    None
+}
