@@ -1,15 +1,51 @@
-//! What both bag methods share: a full bag, a piece taken out onto the next
-//! empty square (a1 first), how the next draw is described, and the full
-//! rank turned into a position by the method's fixes.
+//! What both bag methods share, as the [`Procedure`] of every
+//! [`BagRules`]: a full bag, a piece taken out onto the next empty square
+//! (a1 first), how the next draw is described, and the full rank turned
+//! into a position by the method's fixes. A method says only what differs:
+//! what happens to a drawn piece and which fixes it applies.
 
 use shakmaty::Role;
 
-use super::procedure::{BAG_ROLES, Bag, DrawState, Event, Transition};
+use super::procedure::{BAG_ROLES, Bag, DrawState, Event, Procedure, Transition};
 use super::rank_fix::{Note, Notes, square};
 use crate::start::StartPosition;
 
 /// A fix of a full rank (a swap), with its note when it changed the rank.
 pub type RankFix = fn(&mut [Option<Role>; 8]) -> Option<Note>;
+
+/// What one bag method decides.
+pub trait BagRules: Send + Sync {
+    /// The fixes of the full rank, in order.
+    const FIXES: &'static [RankFix];
+
+    /// The effect of drawing the piece `label` names (by default: it goes
+    /// onto the next square).
+    fn draw(&self, state: &mut DrawState, label: u16) -> Transition {
+        take_onto_next_square(state, label)
+    }
+}
+
+impl<B: BagRules> Procedure for B {
+    fn start(&self) -> DrawState {
+        full_bag()
+    }
+
+    fn event(&self, state: &DrawState) -> Option<Event> {
+        next_draw(state)
+    }
+
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
+        fixed_position(state, B::FIXES)
+    }
+
+    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
+        self.draw(state, label)
+    }
+
+    fn describe(&self, state: &DrawState) -> String {
+        describe_next_square(state)
+    }
+}
 
 /// The state before the first draw: a full bag, an empty rank.
 pub fn full_bag() -> DrawState {
