@@ -17,7 +17,9 @@
 //! `book` (book text: `--start book:`, `uci960 Book`, `--openings
 //! format=epd`), `config` (proxy and match TOML), `pgn` (the PGN writer and
 //! reader of `uci960::game::pgn`: tag values round trip), `openings` (PGN
-//! opening books, `--openings format=pgn`). See docs/RELIABILITY.md.
+//! opening books, `--openings format=pgn`), `flags` (`match --engine`,
+//! `--draw`, `--resign`, `--sprt`, `--openings` tokens). See
+//! docs/RELIABILITY.md.
 
 use std::io::Write;
 use std::path::Path;
@@ -228,8 +230,45 @@ fn openings(data: &[u8]) -> bool {
     true
 }
 
-const TARGETS: [&str; 9] = [
-    "gui", "engine", "uci", "fen", "replay", "book", "config", "pgn", "openings",
+/// Flags of `match` that take `key=value` tokens: `--engine`, `--draw`,
+/// `--resign`, `--sprt`, `--openings`. Tokens are split at spaces only, so
+/// a token may hold a tab, `\r` or `\n` as a command-line argument can;
+/// an engine the match accepts holds no line break in its name or options.
+fn flags(data: &[u8]) -> bool {
+    use uci960::tournament::config::{
+        TournamentConfig, parse_draw, parse_openings, parse_resign, parse_sprt,
+    };
+    let text = String::from_utf8_lossy(data);
+    let tokens: Vec<String> = text.split(' ').map(String::from).collect();
+    let mut accepted = parse_draw(&tokens).is_ok()
+        | parse_resign(&tokens).is_ok()
+        | parse_sprt(&tokens).is_ok()
+        | parse_openings(&tokens).is_ok();
+    if let Ok(engine) = uci960::uci_client::command::parse_engine_tokens(&tokens) {
+        let _ = engine.command();
+        let config = TournamentConfig {
+            engine: vec![engine.clone(), engine],
+            ..TournamentConfig::default()
+        };
+        if let Ok(s) = config.validate() {
+            accepted = true;
+            for e in &s.engines {
+                let mut values = vec![&e.name];
+                values.extend(e.options.iter().flat_map(|(n, v)| [n, v]));
+                for v in values {
+                    assert!(
+                        !v.contains(['\r', '\n']),
+                        "--engine let a line break through: {v:?}"
+                    );
+                }
+            }
+        }
+    }
+    accepted
+}
+
+const TARGETS: [&str; 10] = [
+    "gui", "engine", "uci", "fen", "replay", "book", "config", "pgn", "openings", "flags",
 ];
 
 /// Runs one input; true when the target's parser accepted it.
@@ -244,6 +283,7 @@ fn run_target(name: &str, data: &[u8]) -> bool {
         "config" => config(data),
         "pgn" => pgn(data),
         "openings" => openings(data),
+        "flags" => flags(data),
         _ => unreachable!("target names come from TARGETS"),
     }
 }

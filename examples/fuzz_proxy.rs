@@ -14,8 +14,11 @@
 //!
 //! ```text
 //! cargo build --example mock_engine --example fuzz_proxy && cargo build
-//! target/debug/examples/fuzz_proxy [--seed N] [--sessions N] [--batches N]
+//! target/debug/examples/fuzz_proxy [--seed N] [--sessions N] [--batches N] [--seconds N]
 //! ```
+//!
+//! `--seconds N` starts no session after N seconds (a long run that must
+//! end by a given time and still print its summary).
 //!
 //! Lines that would end the session or write files are left out of the
 //! traffic: `quit`, `isready` (the checker's own), and anything naming a
@@ -244,7 +247,11 @@ fn main() {
     // seed s has seed s * 1000003 + n; every fourth has the garbage engine).
     let replay = arg(&args, "--session-seed");
     let sessions = if replay.is_some() { 1 } else { sessions };
+    let budget = arg(&args, "--seconds").map(Duration::from_secs);
     for n in 0..sessions {
+        if budget.is_some_and(|b| started.elapsed() >= b) {
+            break;
+        }
         let session_seed = replay.unwrap_or(seed.wrapping_mul(1_000_003).wrapping_add(n));
         let n = replay.map_or(n, |s| s.wrapping_sub(seed.wrapping_mul(1_000_003)));
         let mut inputs = Gen::new(session_seed);

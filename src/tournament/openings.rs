@@ -5,11 +5,12 @@
 //!   `--random-plies N` uniformly random legal plies (a generated opening
 //!   line; positions where the game would already be over are avoided).
 //! * `--openings file=F format=epd|pgn order=sequential|random plies=N`
-//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with their moves
-//!   ([`pgn_book`]: Chess960 PGNs from cutechess, fastchess and lichess: X-FEN
-//!   or Shredder-FEN in `[FEN]`). `plies=N` keeps the first N plies of each
-//!   line. `order=random` shuffles the book with the seed, again after each
-//!   pass. Every line is checked when the book is opened; a bad one is an
+//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with their
+//!   moves ([`pgn_book`]: Chess960 PGNs from cutechess, fastchess and
+//!   lichess, X-FEN or Shredder-FEN in `[FEN]`). Without `format=`, a file
+//!   named `.pgn` or starting with a `[` tag is PGN. `plies=N` keeps the
+//!   first N plies of each line. `order=random` shuffles the book with the
+//!   seed, again after each pass. Every line is checked when the book is opened; a bad one is an
 //!   input error naming the file, the line (EPD) or game number (PGN) and
 //!   the reason. `--random-plies` applies to book lines too (after their
 //!   moves).
@@ -23,6 +24,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{Chess, Move, Position};
 
+use crate::game::pgn::ReadGame;
 use crate::start::method::book::{self, EpdBookError};
 use crate::start::method::pgn_book;
 use crate::start::method::procedure::uniform_below;
@@ -119,7 +121,7 @@ pub fn read_pgn_openings<R: std::io::Read>(
     Ok(openings_of(pgn_book::read(text, path, plies)?))
 }
 
-fn openings_of(games: Vec<pgn_book::PgnGame>) -> Vec<Opening> {
+fn openings_of(games: Vec<ReadGame>) -> Vec<Opening> {
     games
         .into_iter()
         .map(|g| Opening {
@@ -279,6 +281,67 @@ impl OpeningSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tmp(name: &str, text: &str) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("uci960-open-{}-{name}", std::process::id()));
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    #[test]
+    fn pgn_lines_with_shredder_and_xfen_and_plies() {
+        let path = tmp(
+            "a.pgn",
+            "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+             [Variant \"Chess960\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n1. d4 {x} (1. c4) d5 1/2-1/2\n",
+        );
+        let all = read_pgn_book(&path, None).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].moves.len(), 3);
+        assert_eq!(all[1].moves.len(), 2, "variations and comments skipped");
+        assert_eq!(all[0].start, all[1].start, "both castling flavours read");
+        let cut = read_pgn_book(&path, Some(1)).unwrap();
+        assert_eq!(cut[0].moves.len(), 1);
+        assert_eq!(cut[0].moves[0], all[0].moves[0]);
+    }
+
+    #[test]
+    fn a_bad_game_names_its_number_and_move() {
+        let path = tmp(
+            "bad.pgn",
+            "[Event \"ok\"]\n\n1. e4 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n",
+        );
+        let err = read_pgn_book(&path, None).unwrap_err().to_string();
+        assert!(
+            err.contains("game 2") && err.contains("ply 3 'Ke3'"),
+            "{err}"
+        );
+        let path = tmp("badfen.pgn", "[FEN \"nonsense\"]\n\n*\n");
+        let err = read_pgn_book(&path, None).unwrap_err().to_string();
+        assert!(err.contains("game 1") && err.contains("nonsense"), "{err}");
+    }
+
+    #[test]
+    fn text_that_is_not_pgn_is_refused_not_read_as_the_standard_start() {
+        let epd = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\n";
+        for (name, text) in [("epd.pgn", epd), ("words.pgn", "hello, no chess here\n")] {
+            let err = read_pgn_book(&tmp(name, text), None)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("game 1") && err.contains("not PGN"),
+                "{name}: {err}"
+            );
+        }
+        // A game of tags alone, or of moves alone, is PGN.
+        let tags_only = "[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\"]\n\n*\n";
+        assert_eq!(
+            read_pgn_book(&tmp("t.pgn", tags_only), None).unwrap().len(),
+            1
+        );
+        let moves_only = read_pgn_book(&tmp("m.pgn", "1. e4 e5 *\n"), Some(0)).unwrap();
+        assert_eq!(moves_only[0].moves.len(), 0, "plies=0 keeps no move");
+    }
 
     #[test]
     fn random_order_is_a_seeded_permutation_per_pass() {

@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use shakmaty::fen::Fen;
@@ -32,12 +32,6 @@ fn book(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 book")
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uci960-book-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// An EPD line split into its four fields and its opcodes.
@@ -443,11 +437,7 @@ fn after_first_plies(pgn: &str, plies: usize) -> Chess {
 /// Runs `uci960 ARGS`, which must succeed; its stdout.
 fn ok(args: &[&str]) -> String {
     let out = uci960(args);
-    assert!(
-        out.status.success(),
-        "uci960 {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -455,9 +445,8 @@ fn ok(args: &[&str]) -> String {
 /// as `how` says; its PGN.
 fn two_game_match(dir: &Path, name: &str, how: &[&str]) -> String {
     let pgn = dir.join(name);
-    let mut args = vec!["match"];
-    args.extend_from_slice(how);
-    args.extend_from_slice(&[
+    let mut args = common::strs(how);
+    args.extend(common::strs(&[
         "--games",
         "2",
         "--nodes",
@@ -468,14 +457,14 @@ fn two_game_match(dir: &Path, name: &str, how: &[&str]) -> String {
         pgn.to_str().unwrap(),
         "--seed",
         "1",
-    ]);
-    ok(&args);
+    ]));
+    common::assert_ok(&common::run_match(&args));
     std::fs::read_to_string(&pgn).unwrap()
 }
 
 #[test]
 fn positions_match_and_book_read_the_book_in_both_formats() {
-    let dir = tmpdir("read");
+    let dir = common::scratch_dir("book-read");
     let flags = ["--plies", "0-4", "--count", "50", "--seed", "6"];
     let text = book(&flags);
     let ours: Vec<(u64, u64)> = text

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use shakmaty::Chess;
 
 use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
+use crate::game::pgn::GameFault;
 use crate::notation::fen::{FenFault, FenFlavour, parse_position, position_fen};
 
 use super::pgn_book;
@@ -71,11 +72,22 @@ pub enum EpdBookError {
         length: usize,
         start: String,
     },
-    #[error("{}: game {game}: {reason}", path.display())]
+    #[error("{}: game {game}: {fault}", path.display())]
     BadGame {
         path: PathBuf,
         game: usize,
-        reason: String,
+        fault: GameFault,
+    },
+    #[error(
+        "{}: game {game}: neither a tag nor a move: this is not PGN (an EPD or FEN book needs format=epd)",
+        path.display()
+    )]
+    NotPgn { path: PathBuf, game: usize },
+    #[error("{}: game {game}: the game is already over after its {plies} plies", path.display())]
+    Over {
+        path: PathBuf,
+        game: usize,
+        plies: usize,
     },
     #[error("book {} holds no positions", .0.display())]
     Empty(PathBuf),
@@ -96,10 +108,11 @@ pub fn load(path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
         let games = pgn_book::read(reader, path, None)?;
         return Ok(games
             .into_iter()
-            .map(|g| BookEntry {
-                place: Place::Game(g.game),
-                text: position_fen(&g.end, FenFlavour::Shredder),
-                position: g.end,
+            .enumerate()
+            .map(|(i, g)| BookEntry {
+                place: Place::Game(i + 1),
+                text: position_fen(&g.position, FenFlavour::Shredder),
+                position: g.position,
             })
             .collect());
     }
