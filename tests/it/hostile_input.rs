@@ -614,7 +614,7 @@ fn engine_names_with_quotes_and_backslashes_do_not_break_pgn_tags() {
         })
         .collect();
     assert_eq!(ours, by_reader);
-    let report = crate::match_runner::check_pgn(&py, &pgn);
+    let report = crate::common::check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
     assert_eq!(report["games"], 2, "{report}");
     let mut names: Vec<String> = report["score"]
