@@ -10,7 +10,8 @@
 //! cargo run --release --example fuzz -- [--seed N] [--inputs N] [--target NAME]
 //! ```
 //!
-//! `--inputs` is per target (default 10,000). Targets: `gui` and `engine`
+//! `--inputs` is per target (default 10,000); `--round N` runs only the
+//! N-th input (with `--target`, to look at one input of a report again). Targets: `gui` and `engine`
 //! (the proxy session fed GUI or engine lines, sans-IO, a session of up to
 //! 30 lines per input), `uci` (the UCI parsers), `fen` (FENs and what
 //! `show` accepts: SP numbers, back ranks), `replay` (`--rolls`/`--draws`),
@@ -303,6 +304,9 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10_000);
     let only = arg(&args, "--target");
+    // `--round N`: run only input N (the ones before it are generated, not
+    // run), to look at one input of a report again.
+    let single: Option<u64> = arg(&args, "--round").and_then(|s| s.parse().ok());
     // Findings are reported by this program, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
     let mut findings = 0;
@@ -320,6 +324,9 @@ fn main() {
         let mut slowest = (0.0f64, 0u64);
         for round in 0..inputs {
             let data = generator.input(round, &corpus);
+            if single.is_some_and(|r| r != round) {
+                continue;
+            }
             let one = Instant::now();
             let result = std::panic::catch_unwind(|| run_target(name, &data));
             let took = one.elapsed().as_secs_f64();
@@ -348,9 +355,10 @@ fn main() {
                 }
             }
         }
-        total += inputs;
+        let ran = if single.is_some() { 1 } else { inputs };
+        total += ran;
         println!(
-            "{name:<8} {inputs} inputs ({accepted} accepted) in {:.1} s, slowest {:.1} ms (input {})",
+            "{name:<8} {ran} inputs ({accepted} accepted) in {:.1} s, slowest {:.1} ms (input {})",
             started.elapsed().as_secs_f64(),
             slowest.0 * 1000.0,
             slowest.1

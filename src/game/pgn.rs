@@ -67,7 +67,8 @@ impl MoveInfo {
 /// A game to write.
 pub struct PgnGame<'a> {
     /// Tags in order; `FEN` and `SetUp` are added from `start`, `PlyCount`
-    /// and `Result` from the moves and `result`.
+    /// and `Result` from the moves and `result`; `Variant` is `Chess960`
+    /// unless given here.
     pub tags: Vec<(String, String)>,
     pub start: &'a Chess,
     pub moves: &'a [Move],
@@ -119,7 +120,10 @@ pub fn write_game(game: &PgnGame) -> String {
         };
         tags.push((name.to_string(), value));
     }
-    tags.push(("Variant".into(), "Chess960".into()));
+    // `Chess960` unless the caller names it otherwise (the book writes
+    // cutechess-cli's `fischerandom`, the only name it reads).
+    let variant = get("Variant").unwrap_or_else(|| "Chess960".to_string());
+    tags.push(("Variant".into(), variant));
     tags.push(("SetUp".into(), "1".into()));
     tags.push(("FEN".into(), position_fen(game.start, FenFlavour::XFen)));
     for (n, v) in &game.tags {

@@ -5,11 +5,12 @@
 //!   `--random-plies N` uniformly random legal plies (a generated opening
 //!   line; positions where the game would already be over are avoided).
 //! * `--openings file=F format=epd|pgn order=sequential|random plies=N`
-//!   (cutechess-cli's names): EPD/FEN lines, or PGN games read by
-//!   [`crate::game::pgn::PgnGames`] (Chess960 PGNs from cutechess,
-//!   fastchess and lichess: X-FEN or Shredder-FEN in `[FEN]`). `plies=N`
-//!   keeps the first N plies of each line. `order=random` shuffles the book with the seed, again after each
-//!   pass. Every line is checked when the book is opened; a bad one is an
+//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with their
+//!   moves ([`pgn_book`]: Chess960 PGNs from cutechess, fastchess and
+//!   lichess, X-FEN or Shredder-FEN in `[FEN]`). Without `format=`, a file
+//!   named `.pgn` or starting with a `[` tag is PGN. `plies=N` keeps the
+//!   first N plies of each line. `order=random` shuffles the book with the
+//!   seed, again after each pass. Every line is checked when the book is opened; a bad one is an
 //!   input error naming the file, the line (EPD) or game number (PGN) and
 //!   the reason. `--random-plies` applies to book lines too (after their
 //!   moves).
@@ -23,8 +24,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::game::pgn::{GameFault, PgnGames};
+use crate::game::pgn::ReadGame;
 use crate::start::method::book::{self, EpdBookError};
+use crate::start::method::pgn_book;
 use crate::start::method::procedure::uniform_below;
 use crate::start::method::{MethodError, MethodSpec, PositionSource};
 
@@ -69,7 +71,8 @@ pub enum BookOrder {
 #[serde(deny_unknown_fields)]
 pub struct OpeningsSpec {
     pub file: PathBuf,
-    /// Guessed from the extension (`.pgn`, else EPD) when not given.
+    /// Guessed when not given: PGN if the name ends in `.pgn` or the file
+    /// starts with a `[` tag, else EPD.
     pub format: Option<BookFormat>,
     #[serde(default)]
     pub order: BookOrder,
@@ -96,37 +99,16 @@ impl OpeningsSpec {
 /// Why openings cannot be used (input errors).
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
+    /// An EPD or PGN book that cannot be used.
     #[error(transparent)]
-    Epd(#[from] EpdBookError),
+    Book(#[from] EpdBookError),
     #[error(transparent)]
     Method(#[from] MethodError),
-    #[error(transparent)]
-    File(#[from] crate::files::FileError),
-    #[error("{}: game {game}: {fault}", path.display())]
-    BadGame {
-        path: PathBuf,
-        game: usize,
-        fault: GameFault,
-    },
-    #[error(
-        "{}: game {game}: neither a tag nor a move: this is not PGN (an EPD or FEN book needs format=epd)",
-        path.display()
-    )]
-    NotPgn { path: PathBuf, game: usize },
-    #[error("{}: game {game}: the game is already over after its {plies} plies", path.display())]
-    Over {
-        path: PathBuf,
-        game: usize,
-        plies: usize,
-    },
-    #[error("opening book {0} holds no games")]
-    Empty(PathBuf),
 }
 
-/// Reads every game of a PGN book as an opening.
+/// Reads every game of a PGN book as an opening (its start and moves).
 pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, OpeningError> {
-    let file = crate::files::open(path, "opening book", crate::files::BOOK_LIMIT)?;
-    read_pgn_openings(std::io::BufReader::new(file), path, plies)
+    Ok(openings_of(pgn_book::load(path, plies)?))
 }
 
 /// Reads every game of PGN text as an opening; `path` names it in errors.
@@ -136,38 +118,17 @@ pub fn read_pgn_openings<R: std::io::Read>(
     path: &Path,
     plies: Option<u32>,
 ) -> Result<Vec<Opening>, OpeningError> {
-    let games = PgnGames::new(text)
-        .without_tags()
-        .max_plies(plies.map_or(usize::MAX, |p| p as usize));
-    let mut out = Vec::new();
-    for game in games {
-        let game = game.map_err(|e| match e.fault {
-            GameFault::NotPgn => OpeningError::NotPgn {
-                path: path.to_path_buf(),
-                game: e.game,
-            },
-            fault => OpeningError::BadGame {
-                path: path.to_path_buf(),
-                game: e.game,
-                fault,
-            },
-        })?;
-        if game.position.is_game_over() {
-            return Err(OpeningError::Over {
-                path: path.to_path_buf(),
-                game: out.len() + 1,
-                plies: game.moves.len(),
-            });
-        }
-        out.push(Opening {
-            start: game.start,
-            moves: game.moves,
-        });
-    }
-    if out.is_empty() {
-        return Err(OpeningError::Empty(path.to_path_buf()));
-    }
-    Ok(out)
+    Ok(openings_of(pgn_book::read(text, path, plies)?))
+}
+
+fn openings_of(games: Vec<ReadGame>) -> Vec<Opening> {
+    games
+        .into_iter()
+        .map(|g| Opening {
+            start: g.start,
+            moves: g.moves,
+        })
+        .collect()
 }
 
 /// The stream of openings of a tournament.
@@ -213,7 +174,13 @@ impl OpeningSource {
         seed: u64,
         random_plies: u32,
     ) -> Result<OpeningSource, OpeningError> {
-        let lines = match spec.format() {
+        // Without `format=`, a PGN is told by its name or its first `[`.
+        let format = match spec.format {
+            Some(format) => format,
+            None if pgn_book::is_pgn_file(&spec.file)? => BookFormat::Pgn,
+            None => BookFormat::Epd,
+        };
+        let lines = match format {
             BookFormat::Pgn => read_pgn_book(&spec.file, spec.plies)?,
             BookFormat::Epd => book::load(&spec.file)?
                 .into_iter()
