@@ -19,7 +19,6 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-
 use super::config::Settings;
 use super::failed_start;
 use super::log::{Direction, Log};

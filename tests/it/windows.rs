@@ -44,17 +44,22 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// The engine's pid from the mock's pid log (its first line).
-fn logged_pid(log: &std::path::Path) -> u32 {
-    let deadline = std::time::Instant::now() + GUARD;
-    loop {
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        if let Some(pid) = text.lines().next().and_then(|l| l.trim().parse().ok()) {
-            return pid;
-        }
-        assert!(std::time::Instant::now() < deadline, "no pid in {log:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// The `uci` handshake through a proxy in front of `mock --announce-pid`:
+/// the engine's pid, from its `info string pid N` line.
+fn handshake_for_pid(p: &mut Client) -> u32 {
+    p.send("uci");
+    let lines = p.until(|l| l == "uciok");
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string pid ")?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no pid announced in {lines:?}"))
+}
+
+/// Sends a console control event to a process group (a process started
+/// with `CREATE_NEW_PROCESS_GROUP`); false if the system refused.
+fn console_event(event: u32, group: u32) -> bool {
+    // SAFETY: a plain Win32 call.
+    unsafe { windows_sys::Win32::System::Console::GenerateConsoleCtrlEvent(event, group) != 0 }
 }
 
 /// `uci960.exe proxy -- uci960.exe engine` with `uci960 Start = die`: each
@@ -228,12 +233,8 @@ fn hangs_and_garbage_are_reported_as_on_linux() {
 #[test]
 fn no_engine_outlives_the_proxy_killed_hard_or_at_gui_eof() {
     for hard in [true, false] {
-        let dir = scratch(&format!("windows-kill-{hard}"));
-        let log = dir.join("pids.log");
-        let pid_log = format!("--pid-log={}", log.display());
-        let mut p = proxy(&["--", &mock(), &pid_log]);
-        p.handshake();
-        let engine = logged_pid(&log);
+        let mut p = proxy(&["--", &mock(), "--announce-pid"]);
+        let engine = handshake_for_pid(&mut p);
         if hard {
             p.child.kill().unwrap();
             let _ = p.child.wait();
@@ -274,4 +275,34 @@ fn engine_paths_with_spaces_and_relative_to_dir() {
     p.handshake();
     p.send("quit");
     assert_eq!(p.finish().0.code(), Some(0));
+}
+
+/// Ctrl-Break ends the proxy like SIGTERM on POSIX: exit 128 + 15, its
+/// engine gone. (Ctrl-C cannot be sent to one process group alone: Windows
+/// delivers `GenerateConsoleCtrlEvent(CTRL_C_EVENT, group)` to no one, so
+/// Ctrl-C is the same handler, exercised only by hand.)
+#[test]
+fn ctrl_break_ends_the_proxy_and_its_engine() {
+    use std::os::windows::process::CommandExt;
+    use windows_sys::Win32::System::Console::CTRL_BREAK_EVENT;
+    use windows_sys::Win32::System::Threading::CREATE_NEW_PROCESS_GROUP;
+    for (event, code) in [(CTRL_BREAK_EVENT, 143)] {
+        let mut cmd = Command::new(common::uci960());
+        cmd.args(["proxy", "--", &mock(), "--announce-pid"]);
+        // Its own group, so that the event reaches the proxy and not this test.
+        cmd.creation_flags(CREATE_NEW_PROCESS_GROUP);
+        let mut p = Client::spawn(cmd, true, OnDrop::Kill);
+        let engine = handshake_for_pid(&mut p);
+        assert!(
+            console_event(event, p.pid()),
+            "GenerateConsoleCtrlEvent({event}) refused: {}",
+            std::io::Error::last_os_error()
+        );
+        let status = wait_exit(&mut p.child, GUARD).expect("the proxy ended");
+        assert_eq!(status.code(), Some(code), "event {event}");
+        assert!(
+            gone_within(engine, GUARD),
+            "engine {engine} outlived event {event}"
+        );
+    }
 }
