@@ -55,13 +55,6 @@ fn handshake_for_pid(p: &mut Client) -> u32 {
         .unwrap_or_else(|| panic!("no pid announced in {lines:?}"))
 }
 
-/// Sends a console control event to a process group (a process started
-/// with `CREATE_NEW_PROCESS_GROUP`); false if the system refused.
-fn console_event(event: u32, group: u32) -> bool {
-    // SAFETY: a plain Win32 call.
-    unsafe { windows_sys::Win32::System::Console::GenerateConsoleCtrlEvent(event, group) != 0 }
-}
-
 /// `uci960.exe proxy -- uci960.exe engine` with `uci960 Start = die`: each
 /// `ucinewgame` announces a Chess960 position, and the engine's moves are
 /// legal in it.
@@ -275,34 +268,4 @@ fn engine_paths_with_spaces_and_relative_to_dir() {
     p.handshake();
     p.send("quit");
     assert_eq!(p.finish().0.code(), Some(0));
-}
-
-/// Ctrl-Break ends the proxy like SIGTERM on POSIX: exit 128 + 15, its
-/// engine gone. (Ctrl-C cannot be sent to one process group alone: Windows
-/// delivers `GenerateConsoleCtrlEvent(CTRL_C_EVENT, group)` to no one, so
-/// Ctrl-C is the same handler, exercised only by hand.)
-#[test]
-fn ctrl_break_ends_the_proxy_and_its_engine() {
-    use std::os::windows::process::CommandExt;
-    use windows_sys::Win32::System::Console::CTRL_BREAK_EVENT;
-    use windows_sys::Win32::System::Threading::CREATE_NEW_PROCESS_GROUP;
-    for (event, code) in [(CTRL_BREAK_EVENT, 143)] {
-        let mut cmd = Command::new(common::uci960());
-        cmd.args(["proxy", "--", &mock(), "--announce-pid"]);
-        // Its own group, so that the event reaches the proxy and not this test.
-        cmd.creation_flags(CREATE_NEW_PROCESS_GROUP);
-        let mut p = Client::spawn(cmd, true, OnDrop::Kill);
-        let engine = handshake_for_pid(&mut p);
-        assert!(
-            console_event(event, p.pid()),
-            "GenerateConsoleCtrlEvent({event}) refused: {}",
-            std::io::Error::last_os_error()
-        );
-        let status = wait_exit(&mut p.child, GUARD).expect("the proxy ended");
-        assert_eq!(status.code(), Some(code), "event {event}");
-        assert!(
-            gone_within(engine, GUARD),
-            "engine {engine} outlived event {event}"
-        );
-    }
 }
