@@ -10,14 +10,17 @@
 //! cargo run --release --example fuzz -- [--seed N] [--inputs N] [--target NAME]
 //! ```
 //!
-//! `--inputs` is per target (default 10,000). Targets: `gui` and `engine`
+//! `--inputs` is per target (default 10,000); `--round N` runs only the
+//! N-th input (with `--target`, to look at one input of a report again). Targets: `gui` and `engine`
 //! (the proxy session fed GUI or engine lines, sans-IO, a session of up to
 //! 30 lines per input), `uci` (the UCI parsers), `fen` (FENs and what
 //! `show` accepts: SP numbers, back ranks), `replay` (`--rolls`/`--draws`),
 //! `book` (book text: `--start book:`, `uci960 Book`, `--openings
 //! format=epd`), `config` (proxy and match TOML), `pgn` (the PGN writer and
 //! reader of `uci960::game::pgn`: tag values round trip), `openings` (PGN
-//! opening books, `--openings format=pgn`). See docs/RELIABILITY.md.
+//! opening books, `--openings format=pgn`), `flags` (`match --engine`,
+//! `--draw`, `--resign`, `--sprt`, `--openings` tokens). See
+//! docs/RELIABILITY.md.
 
 use std::io::Write;
 use std::path::Path;
@@ -228,8 +231,45 @@ fn openings(data: &[u8]) -> bool {
     true
 }
 
-const TARGETS: [&str; 9] = [
-    "gui", "engine", "uci", "fen", "replay", "book", "config", "pgn", "openings",
+/// Flags of `match` that take `key=value` tokens: `--engine`, `--draw`,
+/// `--resign`, `--sprt`, `--openings`. Tokens are split at spaces only, so
+/// a token may hold a tab, `\r` or `\n` as a command-line argument can;
+/// an engine the match accepts holds no line break in its name or options.
+fn flags(data: &[u8]) -> bool {
+    use uci960::tournament::config::{
+        TournamentConfig, parse_draw, parse_openings, parse_resign, parse_sprt,
+    };
+    let text = String::from_utf8_lossy(data);
+    let tokens: Vec<String> = text.split(' ').map(String::from).collect();
+    let mut accepted = parse_draw(&tokens).is_ok()
+        | parse_resign(&tokens).is_ok()
+        | parse_sprt(&tokens).is_ok()
+        | parse_openings(&tokens).is_ok();
+    if let Ok(engine) = uci960::uci_client::command::parse_engine_tokens(&tokens) {
+        let _ = engine.command();
+        let config = TournamentConfig {
+            engine: vec![engine.clone(), engine],
+            ..TournamentConfig::default()
+        };
+        if let Ok(s) = config.validate() {
+            accepted = true;
+            for e in &s.engines {
+                let mut values = vec![&e.name];
+                values.extend(e.options.iter().flat_map(|(n, v)| [n, v]));
+                for v in values {
+                    assert!(
+                        !v.contains(['\r', '\n']),
+                        "--engine let a line break through: {v:?}"
+                    );
+                }
+            }
+        }
+    }
+    accepted
+}
+
+const TARGETS: [&str; 10] = [
+    "gui", "engine", "uci", "fen", "replay", "book", "config", "pgn", "openings", "flags",
 ];
 
 /// Runs one input; true when the target's parser accepted it.
@@ -244,6 +284,7 @@ fn run_target(name: &str, data: &[u8]) -> bool {
         "config" => config(data),
         "pgn" => pgn(data),
         "openings" => openings(data),
+        "flags" => flags(data),
         _ => unreachable!("target names come from TARGETS"),
     }
 }
@@ -263,6 +304,9 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10_000);
     let only = arg(&args, "--target");
+    // `--round N`: run only input N (the ones before it are generated, not
+    // run), to look at one input of a report again.
+    let single: Option<u64> = arg(&args, "--round").and_then(|s| s.parse().ok());
     // Findings are reported by this program, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
     let mut findings = 0;
@@ -280,6 +324,9 @@ fn main() {
         let mut slowest = (0.0f64, 0u64);
         for round in 0..inputs {
             let data = generator.input(round, &corpus);
+            if single.is_some_and(|r| r != round) {
+                continue;
+            }
             let one = Instant::now();
             let result = std::panic::catch_unwind(|| run_target(name, &data));
             let took = one.elapsed().as_secs_f64();
@@ -308,9 +355,10 @@ fn main() {
                 }
             }
         }
-        total += inputs;
+        let ran = if single.is_some() { 1 } else { inputs };
+        total += ran;
         println!(
-            "{name:<8} {inputs} inputs ({accepted} accepted) in {:.1} s, slowest {:.1} ms (input {})",
+            "{name:<8} {ran} inputs ({accepted} accepted) in {:.1} s, slowest {:.1} ms (input {})",
             started.elapsed().as_secs_f64(),
             slowest.0 * 1000.0,
             slowest.1

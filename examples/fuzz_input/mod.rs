@@ -223,6 +223,14 @@ pub fn corpus(target: &str) -> Vec<Vec<u8>> {
             "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\"]\n\n1. e4 $1 e5 2. Nf3!? Nc6 3. Bb5 a6 {Ruy} 1/2-1/2\n",
             "% escaped line\n1. d4 d5 2. c4 ; rest of line\n e6 *\n\n[Event \"b\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n\n1. O-O-O Kf7 2. Rd7+ *\n",
         ],
+        "flags" => &[
+            "movenumber=40 movecount=8 score=10",
+            "movecount=3 score=600",
+            "elo0=0 elo1=5 alpha=0.05 beta=0.05",
+            "file=book.pgn format=pgn order=random plies=8",
+            "cmd=/usr/games/stockfish name=sf arg=-x dir=/tmp option.Hash=16 option.Threads=1 st=0.5 fen=xfen",
+            "cmd=a tc=40/60+0.5 nodes=1000 depth=5",
+        ],
         _ => &[],
     };
     lines.iter().map(|l| l.as_bytes().to_vec()).collect()

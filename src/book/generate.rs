@@ -152,20 +152,27 @@ pub fn generate(
     let starts = StartStream::new(&plan.start, plan.seed, plan.shuffle)?;
     let judge = Judge {
         plan,
+        interrupted,
+        sink,
+        progress,
         seen: SeenPositions::with_capacity(plan.count.min(1 << 24) as usize),
         tally: Tally::default(),
         misses: 0,
         written: 0,
     };
     match &plan.engine {
-        None => run_inline(plan, starts, judge, interrupted, sink, progress),
-        Some(setup) => run_engines(plan, setup, starts, judge, interrupted, sink, progress),
+        None => run_inline(starts, judge),
+        Some(setup) => run_engines(setup, starts, judge),
     }
 }
 
-/// Judges candidates in order and hands the kept ones to the sink.
-struct Judge<'p> {
-    plan: &'p BookPlan,
+/// Judges candidates in order, hands the kept ones to the sink, shows the
+/// progress and says when to stop: everything of a run but the playing.
+struct Judge<'a> {
+    plan: &'a BookPlan,
+    interrupted: &'a AtomicBool,
+    sink: &'a mut Sink<'a>,
+    progress: &'a mut dyn FnMut(&Tally),
     seen: SeenPositions,
     tally: Tally,
     /// Candidates in a row without a kept line.
@@ -176,13 +183,7 @@ struct Judge<'p> {
 impl Judge<'_> {
     /// Judges the next candidate; `rules` is the rules' verdict on its last
     /// position, `key` that position's key.
-    fn judge(
-        &mut self,
-        line: &Line,
-        rules: Option<DropReason>,
-        key: u64,
-        sink: &mut Sink,
-    ) -> Result<(), BookError> {
+    fn judge(&mut self, line: &Line, rules: Option<DropReason>, key: u64) -> Result<(), BookError> {
         self.tally.candidates += 1;
         let verdict = rules
             .or_else(|| (!self.seen.insert(key)).then_some(DropReason::Duplicate))
@@ -204,7 +205,7 @@ impl Judge<'_> {
                 self.tally.kept += 1;
                 self.misses = 0;
                 if self.plan.shard.owns(rank) {
-                    sink(rank, line).map_err(BookError::Write)?;
+                    (self.sink)(rank, line).map_err(BookError::Write)?;
                     self.written += 1;
                 }
             }
@@ -213,16 +214,20 @@ impl Judge<'_> {
     }
 
     /// Why the run should stop now, if it should.
-    fn stop(&self, interrupted: &AtomicBool) -> Option<Stop> {
+    fn stop(&self) -> Option<Stop> {
         if self.tally.kept >= self.plan.count {
             Some(Stop::Complete)
-        } else if interrupted.load(Ordering::Relaxed) {
+        } else if self.interrupted.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
         } else if self.misses >= GIVE_UP_AFTER {
             Some(Stop::Exhausted)
         } else {
             None
         }
+    }
+
+    fn show_progress(&mut self) {
+        (self.progress)(&self.tally);
     }
 
     fn summary(&self, stop: Stop) -> Generated {
@@ -274,22 +279,16 @@ fn play_line(
 }
 
 /// Lines without an engine: all on this thread, one reused line buffer.
-fn run_inline(
-    plan: &BookPlan,
-    mut starts: StartStream,
-    mut judge: Judge,
-    interrupted: &AtomicBool,
-    sink: &mut Sink,
-    progress: &mut dyn FnMut(&Tally),
-) -> Result<Generated, BookError> {
+fn run_inline(mut starts: StartStream, mut judge: Judge) -> Result<Generated, BookError> {
+    let plan = judge.plan;
     let rngs = LineRngs::new(plan.seed);
     let mut rng = rngs.line(0);
     let mut line = Line::new(0, starts.next_start());
     let mut first = true;
     let mut index = 0u64;
     loop {
-        if let Some(stop) = judge.stop(interrupted) {
-            progress(&judge.tally);
+        if let Some(stop) = judge.stop() {
+            judge.show_progress();
             return Ok(judge.summary(stop));
         }
         if !first {
@@ -298,10 +297,10 @@ fn run_inline(
         first = false;
         rngs.for_line(index, &mut rng);
         let rules = play_line(&mut line, &mut rng, plan, None)?;
-        judge.judge(&line, rules, position_key(&line.position), sink)?;
+        judge.judge(&line, rules, position_key(&line.position))?;
         index += 1;
         if index.is_multiple_of(4096) {
-            progress(&judge.tally);
+            judge.show_progress();
         }
     }
 }
@@ -321,31 +320,41 @@ struct Done {
 
 type Claims = Mutex<HashMap<u64, u64, BuildHasherDefault<KeyHasher>>>;
 
+/// What every worker of a run shares.
+struct Workshop<'a> {
+    plan: &'a BookPlan,
+    setup: &'a EngineSetup,
+    rngs: LineRngs,
+    /// Earliest candidate to reach each position: lets a worker skip the
+    /// evaluation of a line that is a duplicate whatever else happens.
+    claims: Claims,
+    /// Workers take turns at the one queue.
+    jobs: Mutex<mpsc::Receiver<Job>>,
+}
+
 /// Lines with an engine: `concurrency` workers, one engine each; results
 /// judged here in candidate order.
 fn run_engines(
-    plan: &BookPlan,
     setup: &EngineSetup,
     mut starts: StartStream,
     mut judge: Judge,
-    interrupted: &AtomicBool,
-    sink: &mut Sink,
-    progress: &mut dyn FnMut(&Tally),
 ) -> Result<Generated, BookError> {
+    let plan = judge.plan;
     let workers = plan.concurrency.max(1);
-    // Earliest candidate to reach each position: lets a worker skip the
-    // evaluation of a line that is a duplicate whatever else happens.
-    let claims: Claims = Mutex::new(HashMap::default());
-    let rngs = LineRngs::new(plan.seed);
     let (job_tx, job_rx) = mpsc::channel::<Job>();
-    // Workers take turns at the one queue.
-    let job_rx = Mutex::new(job_rx);
+    let shop = Workshop {
+        plan,
+        setup,
+        rngs: LineRngs::new(plan.seed),
+        claims: Mutex::new(HashMap::default()),
+        jobs: Mutex::new(job_rx),
+    };
     std::thread::scope(|scope| {
         let (done_tx, done_rx) = mpsc::channel::<Result<Done, BookEngineError>>();
         for _ in 0..workers {
             let done_tx = done_tx.clone();
-            let (claims, rngs, job_rx) = (&claims, &rngs, &job_rx);
-            scope.spawn(move || work(plan, setup, rngs, claims, job_rx, done_tx));
+            let shop = &shop;
+            scope.spawn(move || work(shop, done_tx));
         }
         drop(done_tx);
 
@@ -353,7 +362,7 @@ fn run_engines(
         let mut pending: BTreeMap<u64, Done> = BTreeMap::new();
         let (mut issued, mut judged) = (0u64, 0u64);
         let result = loop {
-            if let Some(stop) = judge.stop(interrupted) {
+            if let Some(stop) = judge.stop() {
                 break Ok(judge.summary(stop));
             }
             while issued - judged < in_flight_max {
@@ -379,13 +388,13 @@ fn run_engines(
             }
             let mut failed = None;
             while let Some(done) = pending.remove(&judged) {
-                if let Err(e) = judge.judge(&done.line, done.rules, done.key, sink) {
+                if let Err(e) = judge.judge(&done.line, done.rules, done.key) {
                     failed = Some(e);
                     break;
                 }
                 judged += 1;
-                progress(&judge.tally);
-                if judge.stop(interrupted).is_some() {
+                judge.show_progress();
+                if judge.stop().is_some() {
                     break;
                 }
             }
@@ -395,46 +404,39 @@ fn run_engines(
         };
         // Emptying and closing the queue ends the workers after the line
         // each is playing.
-        if let Ok(queue) = job_rx.lock() {
+        if let Ok(queue) = shop.jobs.lock() {
             while queue.try_recv().is_ok() {}
         }
         drop(job_tx);
-        progress(&judge.tally);
+        judge.show_progress();
         result
     })
 }
 
 /// One worker: starts its engine, then plays lines until the queue closes.
-fn work(
-    plan: &BookPlan,
-    setup: &EngineSetup,
-    rngs: &LineRngs,
-    claims: &Claims,
-    jobs: &Mutex<mpsc::Receiver<Job>>,
-    done: mpsc::Sender<Result<Done, BookEngineError>>,
-) {
-    let mut engine = match BookEngine::start(setup) {
+fn work(shop: &Workshop, done: mpsc::Sender<Result<Done, BookEngineError>>) {
+    let mut engine = match BookEngine::start(shop.setup) {
         Ok(e) => e,
         Err(e) => {
             let _ = done.send(Err(e));
             return;
         }
     };
-    if matches!(plan.moves, MoveChoice::Engine { .. }) && !engine.has_multipv() {
+    if matches!(shop.plan.moves, MoveChoice::Engine { .. }) && !engine.has_multipv() {
         let _ = done.send(Err(BookEngineError::NoMultiPv(engine.name().to_string())));
         engine.quit();
         return;
     }
-    let mut rng = rngs.line(0);
+    let mut rng = shop.rngs.line(0);
     loop {
         // The lock is held while waiting: the other workers would wait for
         // the same queue anyway.
-        let next = match jobs.lock() {
+        let next = match shop.jobs.lock() {
             Ok(queue) => queue.recv(),
             Err(_) => break,
         };
         let Ok(job) = next else { break };
-        let result = play_engine_line(plan, rngs, claims, &mut engine, &mut rng, job);
+        let result = play_engine_line(shop, &mut engine, &mut rng, job);
         let failed = result.is_err();
         if done.send(result).is_err() || failed {
             break;
@@ -444,20 +446,18 @@ fn work(
 }
 
 fn play_engine_line(
-    plan: &BookPlan,
-    rngs: &LineRngs,
-    claims: &Claims,
+    shop: &Workshop,
     engine: &mut BookEngine,
     rng: &mut ChaCha8Rng,
     job: Job,
 ) -> Result<Done, BookEngineError> {
     let mut line = Line::new(job.index, job.start);
-    rngs.for_line(job.index, rng);
+    shop.rngs.for_line(job.index, rng);
     engine.new_line()?;
-    let rules = play_line(&mut line, rng, plan, Some(engine))?;
+    let rules = play_line(&mut line, rng, shop.plan, Some(engine))?;
     let key = position_key(&line.position);
     if rules.is_none() {
-        let claimed_earlier = match claims.lock() {
+        let claimed_earlier = match shop.claims.lock() {
             Ok(mut map) => {
                 let first = map.entry(key).or_insert(job.index);
                 *first = (*first).min(job.index);

@@ -179,15 +179,19 @@ pub fn write_game(game: &PgnGame) -> String {
     out
 }
 
-/// A game read back by [`read_games`].
+/// A game read back by [`PgnGames`] or [`read_games`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadGame {
+    /// Every tag in order (none with [`PgnGames::without_tags`]).
     pub tags: Vec<(String, String)>,
     /// The `[FEN]` tag's position (either castling flavour), else the
     /// standard start.
     pub start: Chess,
-    /// The main line, each move checked by shakmaty in Chess960 mode.
+    /// The main line (at most [`PgnGames::max_plies`]), each move checked
+    /// by shakmaty in Chess960 mode.
     pub moves: Vec<Move>,
+    /// The position after `moves`.
+    pub position: Chess,
     /// The result token, `*` when the movetext has none (a game cut short).
     pub result: String,
 }
@@ -220,46 +224,135 @@ pub enum GameFault {
         san: String,
         reason: shakmaty::san::SanError,
     },
+    /// pgn-reader passes over bytes it cannot read as PGN without a word,
+    /// so any text reads as games: a "game" with neither a tag nor a move
+    /// is such text (an EPD file, a wrong file), not a game from the
+    /// standard start.
+    #[error("neither a tag nor a move: this is not PGN")]
+    NotPgn,
     #[error("cannot read it: {0}")]
     Read(#[from] std::io::Error),
 }
 
-/// Reads every game of PGN text with the `pgn-reader` crate (comments,
-/// NAGs and variations skipped).
+/// Reads every game of PGN text (see [`PgnGames`]).
 pub fn read_games(text: &str) -> Result<Vec<ReadGame>, PgnError> {
-    let mut reader = pgn_reader::Reader::new(text.as_bytes());
-    let mut visitor = GameVisitor;
-    let mut games = Vec::new();
-    loop {
-        let fail = |fault| PgnError {
-            game: games.len() + 1,
-            fault,
-        };
-        match reader.read_game(&mut visitor) {
-            Ok(None) => return Ok(games),
-            Ok(Some(Ok(game))) => games.push(game),
-            Ok(Some(Err(fault))) => return Err(fail(fault)),
-            Err(e) => return Err(fail(e.into())),
+    PgnGames::new(text.as_bytes()).collect()
+}
+
+/// The games of a PGN one at a time, read with the `pgn-reader` crate
+/// (comments, NAGs and variations skipped); the first error ends them.
+pub struct PgnGames<R: std::io::Read> {
+    reader: pgn_reader::Reader<R>,
+    visitor: GameVisitor,
+    /// Games read so far.
+    read: usize,
+    failed: bool,
+}
+
+impl<R: std::io::Read> PgnGames<R> {
+    pub fn new(pgn: R) -> PgnGames<R> {
+        PgnGames {
+            reader: pgn_reader::Reader::new(pgn),
+            visitor: GameVisitor {
+                max_plies: usize::MAX,
+                keep_tags: true,
+            },
+            read: 0,
+            failed: false,
         }
+    }
+
+    /// Keeps at most `plies` moves of each game; the rest is read past
+    /// unchecked (an opening book's `plies=`).
+    pub fn max_plies(mut self, plies: usize) -> PgnGames<R> {
+        self.visitor.max_plies = plies;
+        self
+    }
+
+    /// Keeps no tags but `[FEN]`'s position: a large book's memory goes to
+    /// its moves.
+    pub fn without_tags(mut self) -> PgnGames<R> {
+        self.visitor.keep_tags = false;
+        self
     }
 }
 
-/// The `pgn-reader` visitor of [`read_games`].
-struct GameVisitor;
+impl<R: std::io::Read> Iterator for PgnGames<R> {
+    type Item = Result<ReadGame, PgnError>;
 
-/// A game's movetext as it is read: the position reached so far.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let fault = match self.reader.read_game(&mut self.visitor) {
+            Ok(None) => return None,
+            Ok(Some(Ok(game))) => {
+                self.read += 1;
+                return Some(Ok(game));
+            }
+            Ok(Some(Err(fault))) => fault,
+            Err(e) => e.into(),
+        };
+        self.failed = true;
+        Some(Err(PgnError {
+            game: self.read + 1,
+            fault,
+        }))
+    }
+}
+
+/// A tag value read by `pgn-reader`, decoded as the PGN standard says
+/// (section 7: `\"` is `"`, `\\` is `\`). Not `RawTag::decode`: in
+/// pgn-reader 0.29 it takes the second backslash of `\\` for the start
+/// of another escape, so `\\\"` (a backslash and a quote) reads as `"`.
+pub fn tag_value(raw: pgn_reader::RawTag<'_>) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1)) {
+            (b'\\', Some(&next @ (b'\\' | b'"'))) => {
+                out.push(next);
+                i += 2;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The `pgn-reader` visitor of [`PgnGames`].
+struct GameVisitor {
+    max_plies: usize,
+    keep_tags: bool,
+}
+
+/// A game's tags as they are read.
+#[derive(Default)]
+struct Tags {
+    list: Vec<(String, String)>,
+    start: Option<Chess>,
+    any: bool,
+}
+
+/// A game's movetext as it is read.
 struct Movetext {
     game: ReadGame,
-    pos: Chess,
+    tagged: bool,
+    /// Moves read, kept or not.
+    read: usize,
 }
 
 impl pgn_reader::Visitor for GameVisitor {
-    type Tags = Result<(Vec<(String, String)>, Option<Chess>), GameFault>;
+    type Tags = Result<Tags, GameFault>;
     type Movetext = Movetext;
     type Output = Result<ReadGame, GameFault>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Ok((Vec::new(), None)))
+        ControlFlow::Continue(Ok(Tags::default()))
     }
 
     fn tag(
@@ -268,35 +361,44 @@ impl pgn_reader::Visitor for GameVisitor {
         name: &[u8],
         value: pgn_reader::RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
-        let Ok((list, start)) = tags else {
+        let Ok(read) = tags else {
             return ControlFlow::Continue(());
         };
-        let value = value.decode_utf8_lossy().into_owned();
+        read.any = true;
+        if name != b"FEN" && !self.keep_tags {
+            return ControlFlow::Continue(());
+        }
+        let value = tag_value(value);
         if name == b"FEN" {
             match parse_position(&value) {
-                Ok(pos) => *start = Some(pos),
+                Ok(pos) => read.start = Some(pos),
                 Err(e) => {
                     *tags = Err(e.into());
                     return ControlFlow::Continue(());
                 }
             }
         }
-        list.push((String::from_utf8_lossy(name).into_owned(), value));
+        if self.keep_tags {
+            read.list
+                .push((String::from_utf8_lossy(name).into_owned(), value));
+        }
         ControlFlow::Continue(())
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         match tags {
-            Ok((tags, start)) => {
-                let start = start.unwrap_or_default();
+            Ok(tags) => {
+                let start = tags.start.unwrap_or_default();
                 ControlFlow::Continue(Movetext {
-                    pos: start.clone(),
                     game: ReadGame {
-                        tags,
+                        tags: tags.list,
+                        position: start.clone(),
                         start,
                         moves: Vec::new(),
                         result: "*".to_string(),
                     },
+                    tagged: tags.any,
+                    read: 0,
                 })
             }
             Err(fault) => ControlFlow::Break(Err(fault)),
@@ -304,9 +406,13 @@ impl pgn_reader::Visitor for GameVisitor {
     }
 
     fn san(&mut self, m: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        match san_plus.san.to_move(&m.pos) {
+        m.read += 1;
+        if m.game.moves.len() >= self.max_plies {
+            return ControlFlow::Continue(());
+        }
+        match san_plus.san.to_move(&m.game.position) {
             Ok(mv) => {
-                m.pos.play_unchecked(mv);
+                m.game.position.play_unchecked(mv);
                 m.game.moves.push(mv);
                 ControlFlow::Continue(())
             }
@@ -328,6 +434,9 @@ impl pgn_reader::Visitor for GameVisitor {
     }
 
     fn end_game(&mut self, m: Self::Movetext) -> Self::Output {
+        if !m.tagged && m.read == 0 {
+            return Err(GameFault::NotPgn);
+        }
         Ok(m.game)
     }
 }
@@ -513,5 +622,30 @@ mod tests {
         let err = read_games("[FEN \"nonsense\"]\n\n*\n").unwrap_err();
         assert!(matches!(err.fault, GameFault::Fen(_)), "{err}");
         assert!(err.to_string().contains("nonsense"), "{err}");
+    }
+
+    #[test]
+    fn tag_values_with_quotes_backslashes_and_control_characters_read_back() {
+        let start = Chess::default();
+        for (name, back) in [
+            ("plain", "plain"),
+            ("a \"quoted\" name", "a \"quoted\" name"),
+            ("C:\\dir\\", "C:\\dir\\"),
+            // A backslash then a quote: `\\\"` once escaped.
+            ("x\\\"y", "x\\\"y"),
+            ("tab\tand\rreturn", "tab and return"),
+        ] {
+            let text = write_game(&PgnGame {
+                tags: vec![("White".into(), name.into())],
+                start: &start,
+                moves: &[],
+                book_plies: 0,
+                infos: &[],
+                result: "*",
+                final_comment: None,
+            });
+            let games = read_games(&text).unwrap();
+            assert_eq!(games[0].tag("White"), Some(back), "{text}");
+        }
     }
 }

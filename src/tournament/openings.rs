@@ -5,11 +5,12 @@
 //!   `--random-plies N` uniformly random legal plies (a generated opening
 //!   line; positions where the game would already be over are avoided).
 //! * `--openings file=F format=epd|pgn order=sequential|random plies=N`
-//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with moves read by
-//!   `pgn-reader` (Chess960 PGNs from cutechess, fastchess and lichess: X-FEN
-//!   or Shredder-FEN in `[FEN]`). `plies=N` keeps the first N plies of each
-//!   line. `order=random` shuffles the book with the seed, again after each
-//!   pass. Every line is checked when the book is opened; a bad one is an
+//!   (cutechess-cli's names): EPD/FEN lines, or PGN games with their
+//!   moves ([`pgn_book`]: Chess960 PGNs from cutechess, fastchess and
+//!   lichess, X-FEN or Shredder-FEN in `[FEN]`). Without `format=`, a file
+//!   named `.pgn` or starting with a `[` tag is PGN. `plies=N` keeps the
+//!   first N plies of each line. `order=random` shuffles the book with the
+//!   seed, again after each pass. Every line is checked when the book is opened; a bad one is an
 //!   input error naming the file, the line (EPD) or game number (PGN) and
 //!   the reason. `--random-plies` applies to book lines too (after their
 //!   moves).
@@ -17,16 +18,15 @@
 //! Openings come as a stream ([`OpeningSource::next_opening`]) in a fixed
 //! order for a seed, so a resumed tournament sees exactly the same ones.
 
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::{Chess, Move, Position};
 
-use crate::notation::fen::parse_position;
+use crate::game::pgn::ReadGame;
 use crate::start::method::book::{self, EpdBookError};
+use crate::start::method::pgn_book;
 use crate::start::method::procedure::uniform_below;
 use crate::start::method::{MethodError, MethodSpec, PositionSource};
 
@@ -71,7 +71,8 @@ pub enum BookOrder {
 #[serde(deny_unknown_fields)]
 pub struct OpeningsSpec {
     pub file: PathBuf,
-    /// Guessed from the extension (`.pgn`, else EPD) when not given.
+    /// Guessed when not given: PGN if the name ends in `.pgn` or the file
+    /// starts with a `[` tag, else EPD.
     pub format: Option<BookFormat>,
     #[serde(default)]
     pub order: BookOrder,
@@ -98,26 +99,16 @@ impl OpeningsSpec {
 /// Why openings cannot be used (input errors).
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningError {
+    /// An EPD or PGN book that cannot be used.
     #[error(transparent)]
-    Epd(#[from] EpdBookError),
+    Book(#[from] EpdBookError),
     #[error(transparent)]
     Method(#[from] MethodError),
-    #[error(transparent)]
-    File(#[from] crate::files::FileError),
-    #[error("{path}: game {game}: {reason}")]
-    BadGame {
-        path: PathBuf,
-        game: usize,
-        reason: String,
-    },
-    #[error("opening book {0} holds no games")]
-    Empty(PathBuf),
 }
 
-/// Reads every game of a PGN book as an opening.
+/// Reads every game of a PGN book as an opening (its start and moves).
 pub fn read_pgn_book(path: &Path, plies: Option<u32>) -> Result<Vec<Opening>, OpeningError> {
-    let file = crate::files::open(path, "opening book", crate::files::BOOK_LIMIT)?;
-    read_pgn_openings(std::io::BufReader::new(file), path, plies)
+    Ok(openings_of(pgn_book::load(path, plies)?))
 }
 
 /// Reads every game of PGN text as an opening; `path` names it in errors.
@@ -127,135 +118,17 @@ pub fn read_pgn_openings<R: std::io::Read>(
     path: &Path,
     plies: Option<u32>,
 ) -> Result<Vec<Opening>, OpeningError> {
-    let mut reader = Reader::new(text);
-    let mut visitor = BookVisitor {
-        plies: plies.map_or(usize::MAX, |p| p as usize),
-    };
-    let mut out = Vec::new();
-    loop {
-        let game = out.len() + 1;
-        let bad = |reason: String| OpeningError::BadGame {
-            path: path.to_path_buf(),
-            game,
-            reason,
-        };
-        match reader.read_game(&mut visitor) {
-            Ok(None) => break,
-            Ok(Some(Ok(opening))) => out.push(opening),
-            Ok(Some(Err(reason))) => return Err(bad(reason)),
-            Err(e) => return Err(bad(e.to_string())),
-        }
-    }
-    if out.is_empty() {
-        return Err(OpeningError::Empty(path.to_path_buf()));
-    }
-    Ok(out)
+    Ok(openings_of(pgn_book::read(text, path, plies)?))
 }
 
-/// pgn-reader visitor: the `[FEN]` tag (or the standard start) and the
-/// main line's moves, checked by shakmaty in Chess960 mode.
-///
-/// pgn-reader passes over bytes it cannot read as PGN without a word, so
-/// any text reads as games. A "game" with neither a tag nor a move is such
-/// text (an EPD book given as `format=pgn`, a wrong file) and is refused;
-/// it would otherwise be an opening at the standard chess start.
-struct BookVisitor {
-    plies: usize,
-}
-
-struct Tags {
-    fen: Result<Option<Chess>, String>,
-    any: bool,
-}
-
-struct Line {
-    start: Chess,
-    pos: Chess,
-    moves: Vec<Move>,
-    tagged: bool,
-    /// Moves read, kept or not (`plies=`).
-    read: usize,
-}
-
-impl Visitor for BookVisitor {
-    type Tags = Tags;
-    type Movetext = Line;
-    type Output = Result<Opening, String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(Tags {
-            fen: Ok(None),
-            any: false,
+fn openings_of(games: Vec<ReadGame>) -> Vec<Opening> {
+    games
+        .into_iter()
+        .map(|g| Opening {
+            start: g.start,
+            moves: g.moves,
         })
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        tags.any = true;
-        if name == b"FEN" {
-            let text = value.decode_utf8_lossy();
-            tags.fen = parse_position(&text)
-                .map(Some)
-                .map_err(|e| format!("[FEN \"{text}\"]: {e}"));
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        match tags.fen {
-            Ok(start) => {
-                let start = start.unwrap_or_default();
-                ControlFlow::Continue(Line {
-                    pos: start.clone(),
-                    start,
-                    moves: Vec::new(),
-                    tagged: tags.any,
-                    read: 0,
-                })
-            }
-            Err(reason) => ControlFlow::Break(Err(reason)),
-        }
-    }
-
-    fn san(&mut self, line: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        line.read += 1;
-        if line.moves.len() >= self.plies {
-            return ControlFlow::Continue(());
-        }
-        match san_plus.san.to_move(&line.pos) {
-            Ok(mv) => {
-                line.pos.play_unchecked(mv);
-                line.moves.push(mv);
-                ControlFlow::Continue(())
-            }
-            Err(e) => ControlFlow::Break(Err(format!(
-                "ply {} '{san_plus}' is not legal here: {e}",
-                line.moves.len() + 1
-            ))),
-        }
-    }
-
-    fn end_game(&mut self, line: Self::Movetext) -> Self::Output {
-        if !line.tagged && line.read == 0 {
-            return Err("neither a tag nor a move: this is not PGN \
-                 (an EPD or FEN book needs format=epd)"
-                .to_string());
-        }
-        if line.pos.is_game_over() {
-            return Err(format!(
-                "the game is already over after its {} plies",
-                line.moves.len()
-            ));
-        }
-        Ok(Opening {
-            start: line.start,
-            moves: line.moves,
-        })
-    }
+        .collect()
 }
 
 /// The stream of openings of a tournament.
@@ -301,7 +174,13 @@ impl OpeningSource {
         seed: u64,
         random_plies: u32,
     ) -> Result<OpeningSource, OpeningError> {
-        let lines = match spec.format() {
+        // Without `format=`, a PGN is told by its name or its first `[`.
+        let format = match spec.format {
+            Some(format) => format,
+            None if pgn_book::is_pgn_file(&spec.file)? => BookFormat::Pgn,
+            None => BookFormat::Epd,
+        };
+        let lines = match format {
             BookFormat::Pgn => read_pgn_book(&spec.file, spec.plies)?,
             BookFormat::Epd => book::load(&spec.file)?
                 .into_iter()

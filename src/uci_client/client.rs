@@ -48,6 +48,15 @@ pub enum EngineError {
     },
 }
 
+/// An engine's `id name` as every command shows it (standings, reports,
+/// PGN, JSON, errors): a control character in it (a `\r`, an escape
+/// sequence that would clear the user's terminal) becomes a space.
+fn printable(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// What the engine said about itself between `uci` and `uciok`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Handshake {
@@ -62,7 +71,7 @@ impl Handshake {
     /// Feeds one message; returns true at `uciok`.
     pub fn feed(&mut self, msg: EngineMessage) -> bool {
         match msg {
-            EngineMessage::IdName(n) => self.name = Some(n),
+            EngineMessage::IdName(n) => self.name = Some(printable(&n)),
             EngineMessage::IdAuthor(a) => self.author = Some(a),
             EngineMessage::Option(o) => self.options.push(o),
             EngineMessage::UciOk => self.done = true,
@@ -540,6 +549,15 @@ mod tests {
         assert_eq!(hs.name.as_deref(), Some("Fake 1"));
         assert!(hs.chess960());
         assert!(hs.option("hash").is_some());
+    }
+
+    #[test]
+    fn control_characters_in_id_name_become_spaces() {
+        let mut hs = Handshake::default();
+        hs.feed(parse_engine_line(
+            b"id name Evil\rname\x1b[2J \"q\" \\ \r\n",
+        ));
+        assert_eq!(hs.name.as_deref(), Some("Evil name [2J \"q\" \\"));
     }
 
     /// Raw lines fed lazily give what parsing each line at once gives.

@@ -18,12 +18,7 @@ fn analyze(args: &[&str]) -> serde_json::Value {
         .args(["--format", "json"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::stdout_json(&out)
 }
 
 fn q(text: &str) -> BigRational {

@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use shakmaty::fen::Fen;
@@ -32,12 +32,6 @@ fn book(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("utf-8 book")
-}
-
-fn tmpdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uci960-book-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// An EPD line split into its four fields and its opcodes.
@@ -397,53 +391,62 @@ while True:
     assert_eq!(run_python(&python, pgn_script, &pgn), seen[0]);
 }
 
-#[test]
-fn positions_and_match_read_the_book() {
-    let dir = tmpdir("read");
-    let path = dir.join("book.epd");
-    let text = book(&["--plies", "0-4", "--count", "50", "--seed", "6"]);
-    std::fs::write(&path, &text).unwrap();
-    let method = format!("book:{}", path.display());
-
-    // positions: the same positions back, in order.
-    let out = uci960(&[
-        "positions",
-        "--method",
-        &method,
-        "-n",
-        "50",
-        "--format",
-        "shredder",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let back: Vec<(u64, u64)> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            key(&l
-                .parse::<Fen>()
+/// The FENs of the `[FEN]` tags of a PGN text, as positions.
+fn fen_tags(pgn: &str) -> Vec<Chess> {
+    pgn.lines()
+        .filter_map(|l| l.strip_prefix("[FEN \"")?.strip_suffix("\"]"))
+        .map(|fen| {
+            fen.parse::<Fen>()
                 .unwrap()
                 .into_position(CastlingMode::Chess960)
-                .unwrap())
+                .unwrap()
         })
-        .collect();
-    let ours: Vec<(u64, u64)> = text
-        .lines()
-        .map(|l| key(&position_of(&parse_epd(l))))
-        .collect();
-    assert_eq!(back, ours);
+        .collect()
+}
 
-    // match: two games (colours reversed) of the built-in engine from the
-    // first book position.
-    let pgn = dir.join("games.pgn");
-    let out = uci960(&[
-        "match",
-        "--start",
-        &method,
+/// The position after the first `plies` SAN moves of the first game of a
+/// PGN text (comments and move numbers skipped), from its `[FEN]`.
+fn after_first_plies(pgn: &str, plies: usize) -> Chess {
+    let mut pos = fen_tags(pgn).remove(0);
+    let movetext = pgn.split("\n\n").nth(1).expect("a movetext after the tags");
+    let mut depth = 0;
+    let mut text = String::new();
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    let sans = text
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.') && !t.contains("-") && *t != "*");
+    for san in sans.take(plies) {
+        let mv = san
+            .parse::<shakmaty::san::SanPlus>()
+            .unwrap()
+            .san
+            .to_move(&pos)
+            .unwrap_or_else(|e| panic!("{san}: {e}"));
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// Runs `uci960 ARGS`, which must succeed; its stdout.
+fn ok(args: &[&str]) -> String {
+    let out = uci960(args);
+    common::assert_ok(&out);
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A match of two games (colours reversed) of the built-in engine, starting
+/// as `how` says; its PGN.
+fn two_game_match(dir: &Path, name: &str, how: &[&str]) -> String {
+    let pgn = dir.join(name);
+    let mut args = common::strs(how);
+    args.extend(common::strs(&[
         "--games",
         "2",
         "--nodes",
@@ -454,26 +457,77 @@ fn positions_and_match_read_the_book() {
         pgn.to_str().unwrap(),
         "--seed",
         "1",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let games = std::fs::read_to_string(&pgn).unwrap();
-    let fens: Vec<&str> = games
+    ]));
+    common::assert_ok(&common::run_match(&args));
+    std::fs::read_to_string(&pgn).unwrap()
+}
+
+#[test]
+fn positions_match_and_book_read_the_book_in_both_formats() {
+    let dir = common::scratch_dir("book-read");
+    let flags = ["--plies", "0-4", "--count", "50", "--seed", "6"];
+    let text = book(&flags);
+    let ours: Vec<(u64, u64)> = text
         .lines()
-        .filter_map(|l| l.strip_prefix("[FEN \"")?.strip_suffix("\"]"))
+        .map(|l| key(&position_of(&parse_epd(l))))
         .collect();
-    assert_eq!(fens.len(), 2, "{games}");
-    for fen in fens {
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Chess960)
-            .unwrap();
-        assert_eq!(key(&pos), ours[0], "the match did not start from the book");
+    let first = parse_epd(text.lines().next().unwrap());
+    assert!(first.ops.contains_key("c0"), "line 1 has moves: {text}");
+    let epd = dir.join("book.epd");
+    std::fs::write(&epd, &text).unwrap();
+    // The PGN twin, named without `.pgn`: told by its first `[`.
+    let pgn = dir.join("book-pgn.txt");
+    std::fs::write(&pgn, book(&[&flags[..], &["--format", "pgn"]].concat())).unwrap();
+
+    for (n, path) in [&epd, &pgn].into_iter().enumerate() {
+        let method = format!("book:{}", path.display());
+        // positions: the same positions back, in order.
+        let back: Vec<(u64, u64)> = ok(&[
+            "positions",
+            "--method",
+            &method,
+            "-n",
+            "50",
+            "--format",
+            "shredder",
+        ])
+        .lines()
+        .map(|l| {
+            key(&l
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Chess960)
+                .unwrap())
+        })
+        .collect();
+        assert_eq!(back, ours, "{method}");
+
+        // book: with no plies the lines pass through, the same positions.
+        let again: Vec<(u64, u64)> = book(&["--start", &method, "--count", "50"])
+            .lines()
+            .map(|l| key(&position_of(&parse_epd(l))))
+            .collect();
+        assert_eq!(again, ours, "{method}");
+
+        // match --start: both games from the first book position.
+        let name = format!("start-{n}.pgn");
+        let games = two_game_match(&dir, &name, &["--start", &method]);
+        let starts = fen_tags(&games);
+        assert_eq!(starts.len(), 2, "{games}");
+        for pos in &starts {
+            assert_eq!(key(pos), ours[0], "{method}: not the book's start");
+        }
     }
+
+    // match --openings with the PGN book (no `format=`: told by its `[`):
+    // the games start from the line's start position and play its moves
+    // first.
+    let file = format!("file={}", pgn.display());
+    let games = two_game_match(&dir, "openings.pgn", &["--openings", &file]);
+    let start = position_of(&parse_epd(&format!("{} hmvc 0; fmvn 1;", first.ops["c1"])));
+    assert_eq!(key(&fen_tags(&games)[0]), key(&start), "{games}");
+    let plies = first.ops["c0"].split_whitespace().count();
+    assert_eq!(key(&after_first_plies(&games, plies)), ours[0], "{games}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

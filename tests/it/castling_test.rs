@@ -24,6 +24,23 @@ const CHECKS: [&str; 9] = [
     "hidden-state",
 ];
 
+/// Every check but the three perft checks.
+const NOT_PERFT: [&str; 6] = [
+    "declares-chess960",
+    "forced-castle",
+    "castle-notation",
+    "rights-tracking",
+    "moves-list-castle",
+    "hidden-state",
+];
+
+/// Each of `checks` passed.
+fn assert_pass(report: &Value, out: &Output, checks: &[&str]) {
+    for check in checks {
+        assert_eq!(result(report, check), "pass", "{check}: {}", text(out));
+    }
+}
+
 /// Runs castling-test on `engine` (none: the built-in engine) with `extra`
 /// options; the JSON report.
 fn run(engine: &[&str], extra: &[&str]) -> (Output, Value) {
@@ -107,9 +124,7 @@ fn proxy_row(out: &Output, check: &str) -> String {
 /// Runs castling-test with `args` after the common ones (40 DFRC
 /// positions, JSON to a file named after `name`); the JSON report.
 fn run_args(args: &[String], name: &str) -> (Output, Value) {
-    let dir = std::env::temp_dir().join(format!("uci960-castling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let json = dir.join(format!("{name}.json"));
+    let json = common::scratch_dir(&format!("castling-{name}")).join("report.json");
     let out = Command::new(common::uci960())
         .arg("castling-test")
         .args(["--dfrc-positions", "40", "--json"])
@@ -171,16 +186,7 @@ fn ethereal_passes_and_perft_is_skipped_with_the_reason() {
                 .contains("go perft")
         );
     }
-    for check in [
-        "declares-chess960",
-        "forced-castle",
-        "castle-notation",
-        "rights-tracking",
-        "moves-list-castle",
-        "hidden-state",
-    ] {
-        assert_eq!(result(&report, check), "pass", "{check}");
-    }
+    assert_pass(&report, &out, &NOT_PERFT);
 }
 
 /// Glaurung 2.2 misreads Shredder-FEN castling fields whose black files
@@ -246,16 +252,7 @@ fn glaurung_passes_without_dfrc() {
     let (out, report) = run(&[e.to_str().unwrap()], &["--skip-dfrc"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(result(&report, "perft-dfrc"), "skip");
-    for check in [
-        "declares-chess960",
-        "forced-castle",
-        "castle-notation",
-        "rights-tracking",
-        "moves-list-castle",
-        "hidden-state",
-    ] {
-        assert_eq!(result(&report, check), "pass", "{check}");
-    }
+    assert_pass(&report, &out, &NOT_PERFT);
 }
 
 /// Glaurung given X-FEN directly: it reads `K`/`Q` as the h/a-file rooks,
@@ -480,9 +477,7 @@ fn builtin_engine_passes_every_check() {
     let (out, report) = run(&[], &["--depth", "2"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(failing(&report).is_empty());
-    for check in CHECKS {
-        assert_eq!(result(&report, check), "pass", "{check}: {}", text(&out));
-    }
+    assert_pass(&report, &out, &CHECKS);
 }
 
 /// An engine that crashes on every fifth `go` since its last `ucinewgame`
@@ -560,9 +555,7 @@ fn junit_xml_has_the_schema_attributes_and_the_reproducers() {
     let Some(python) = common::require_python_chess() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("uci960-castling-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let xml = dir.join("report.xml");
+    let xml = common::scratch_dir("castling-junit").join("report.xml");
     let mut args = common::mock_engine_spec("good", &[]);
     args.extend(common::mock_engine_spec(
         "two-squares",

@@ -22,7 +22,8 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Runs `uci960 ARGS` with stdout going to `stdout`, and a hang guard.
+/// Runs `uci960 ARGS` with stdout going to `stdout` (kept in the output
+/// when it is `Stdio::piped()`), and a hang guard.
 fn run_with(args: &[&str], stdout: Stdio) -> Output {
     let mut child = Command::new(uci960())
         .args(args)
@@ -31,18 +32,22 @@ fn run_with(args: &[&str], stdout: Stdio) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start uci960");
-    let stderr = child.stderr.take().expect("stderr");
-    let reader = std::thread::spawn(move || {
-        let mut s = stderr;
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut s, &mut buf);
-        buf
-    });
+    fn drain(mut from: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = from.read_to_end(&mut buf);
+            buf
+        })
+    }
+    let stderr = drain(child.stderr.take().expect("stderr"));
+    let stdout = child.stdout.take().map(drain);
     let status = wait_exit(&mut child, T).unwrap_or_else(|| panic!("uci960 {args:?} hung"));
     Output {
         status,
-        stdout: Vec::new(),
-        stderr: reader.join().expect("stderr reader"),
+        stdout: stdout
+            .map(|r| r.join().expect("stdout reader"))
+            .unwrap_or_default(),
+        stderr: stderr.join().expect("stderr reader"),
     }
 }
 
@@ -556,8 +561,8 @@ fn players_by_pgn_reader(text: &str) -> Vec<(String, String)> {
 
 /// An engine's name becomes a PGN tag value. One with `"` and `\` (from
 /// `id name` or `name=`) is escaped as the PGN standard says (`\"`, `\\`)
-/// and a control character inside it (a `\r` in `id name`) is written as a
-/// space. pgn-reader, python-chess and uci960's own reader each read every
+/// and a control character inside it (a `\r` or an escape sequence in
+/// `id name`) is a space, in the PGN and on the terminal (the standings). pgn-reader, python-chess and uci960's own reader each read every
 /// tag whole, and the names decode back (python-chess 1.11 and pgn-reader
 /// give the value as written, escapes and all; the test decodes it).
 #[test]
@@ -571,30 +576,40 @@ fn engine_names_with_quotes_and_backslashes_do_not_break_pgn_tags() {
     let _ = std::fs::remove_file(&pgn);
     let mock = crate::common::mock_engine();
     let mock = mock.to_str().expect("utf-8");
-    let id_name = "Mock \"Evil\" C:\\engines\\x\ry \\";
+    // With an escape sequence that would clear the terminal.
+    let id_name = "Mock \"Evil\" C:\\engines\\x\ry \\\x1b[2J";
     let given = "Back\\slash \"B\" \\\"";
-    let out = run(&[
-        "match",
-        "--engine",
-        &format!("cmd={mock}"),
-        &format!("arg=--name={id_name}"),
-        "--engine",
-        &format!("cmd={mock}"),
-        &format!("name={given}"),
-        "--games",
-        "2",
-        "--maxmoves",
-        "6",
-        "--start",
-        "sp:518",
-        "--pgn",
-        pgn.to_str().expect("utf-8"),
-    ]);
+    let out = run_with(
+        &[
+            "match",
+            "--engine",
+            &format!("cmd={mock}"),
+            &format!("arg=--name={id_name}"),
+            "--engine",
+            &format!("cmd={mock}"),
+            &format!("name={given}"),
+            "--games",
+            "2",
+            "--maxmoves",
+            "6",
+            "--start",
+            "sp:518",
+            "--pgn",
+            pgn.to_str().expect("utf-8"),
+        ],
+        Stdio::piped(),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
-    let text = std::fs::read_to_string(&pgn).expect("the PGN");
-    let id_shown = "Mock \"Evil\" C:\\engines\\x y \\";
+    let standings = String::from_utf8_lossy(&out.stdout);
+    assert!(standings.contains("Mock \"Evil\""), "{standings}");
     assert!(
-        text.contains(r#"[White "Mock \"Evil\" C:\\engines\\x y \\"]"#),
+        !out.stdout.contains(&0x1b) && !out.stderr.contains(&0x1b),
+        "an engine's name reached the terminal with its escape sequence: {standings:?}"
+    );
+    let text = std::fs::read_to_string(&pgn).expect("the PGN");
+    let id_shown = "Mock \"Evil\" C:\\engines\\x y \\ [2J";
+    assert!(
+        text.contains(r#"[White "Mock \"Evil\" C:\\engines\\x y \\ [2J"]"#),
         "{text}"
     );
     let by_reader = players_by_pgn_reader(&text);
@@ -614,7 +629,7 @@ fn engine_names_with_quotes_and_backslashes_do_not_break_pgn_tags() {
         })
         .collect();
     assert_eq!(ours, by_reader);
-    let report = crate::match_runner::check_pgn(&py, &pgn);
+    let report = crate::common::check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
     assert_eq!(report["games"], 2, "{report}");
     let mut names: Vec<String> = report["score"]

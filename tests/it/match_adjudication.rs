@@ -11,8 +11,7 @@ type Game = (Vec<(String, String)>, String);
 /// Plays a match with the built-in engine; returns the PGN's games and the
 /// process's stdout.
 fn play(name: &str, args: &[&str]) -> (Vec<Game>, String) {
-    let pgn = std::env::temp_dir().join(format!("uci960-adj-{name}-{}.pgn", std::process::id()));
-    let _ = std::fs::remove_file(&pgn);
+    let pgn = common::scratch_dir(&format!("adjudication-{name}")).join("games.pgn");
     let out = Command::new(common::uci960())
         .arg("match")
         .args(["--seed", "11", "--pgn"])

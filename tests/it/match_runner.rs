@@ -4,52 +4,9 @@
 
 use crate::common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
-
-pub(crate) fn tmpdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uci960-match-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-pub(crate) fn run_match(args: &[String]) -> Output {
-    Command::new(common::uci960())
-        .arg("match")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run uci960 match")
-}
-
-pub(crate) fn json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// python-chess's view of a PGN (tests/python/check_pgn.py).
-pub(crate) fn check_pgn(python: &Path, pgn: &Path) -> Value {
-    let out = Command::new(python)
-        .arg(format!(
-            "{}/tests/python/check_pgn.py",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .arg(pgn)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-pub(crate) fn strs(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
 
 #[test]
 fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
@@ -60,15 +17,11 @@ fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
     ) else {
         return;
     };
-    let dir = tmpdir("real");
+    let dir = common::scratch_dir("match-real");
     let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
-    let mut args = strs(&["--engine", &format!("cmd={}", sf.display()), "nodes=2000"]);
-    args.extend(strs(&[
-        "--engine",
-        &format!("cmd={}", eth.display()),
-        "nodes=2000",
-    ]));
-    args.extend(strs(&[
+    let mut args = common::engine_args(&sf, &["nodes=2000"]);
+    args.extend(common::engine_args(&eth, &["nodes=2000"]));
+    args.extend(common::strs(&[
         "--games",
         "20",
         "--concurrency",
@@ -80,22 +33,18 @@ fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
         "--maxmoves",
         "150",
     ]));
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--pgn",
         pgn.to_str().unwrap(),
         "--json",
         js.to_str().unwrap(),
     ]));
-    let out = run_match(&args);
+    let out = common::run_match(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     assert!(stdout.contains("Elo difference"), "{stdout}");
 
-    let report = check_pgn(&py, &pgn);
+    let report = common::check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
     assert_eq!(report["games"], 20);
     assert_eq!(
@@ -107,7 +56,7 @@ fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
         "ten pairs, one die-drawn position each (seeded, distinct here)"
     );
 
-    let summary = json(&js);
+    let summary = common::read_json(&js);
     assert_eq!(summary["games"], 20);
     for e in summary["engines"].as_array().unwrap() {
         let name = e["name"].as_str().unwrap();
@@ -138,32 +87,30 @@ fn stockfish_vs_ethereal_20_games_read_back_by_python_chess() {
 /// Plays 2 games of `first` against the plain mock engine; returns the JSON
 /// summary and the PGN text.
 fn fault_match(name: &str, first: Vec<String>, extra: &[&str]) -> (Value, String) {
-    let dir = tmpdir(name);
+    let dir = common::scratch_dir(&format!("match-{name}"));
     let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
     let mut args = first;
     args.extend(common::mock_engine_spec("normal", &[]));
-    args.extend(strs(&["--games", "2"]));
+    args.extend(common::strs(&["--games", "2"]));
     if !extra.contains(&"--maxmoves") {
-        args.extend(strs(&["--maxmoves", "30"]));
+        args.extend(common::strs(&["--maxmoves", "30"]));
     }
     if !extra.contains(&"--start") {
-        args.extend(strs(&["--start", "sp:518"]));
+        args.extend(common::strs(&["--start", "sp:518"]));
     }
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--pgn",
         pgn.to_str().unwrap(),
         "--json",
         js.to_str().unwrap(),
     ]));
-    args.extend(strs(extra));
-    let out = run_match(&args);
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (json(&js), std::fs::read_to_string(&pgn).unwrap())
+    args.extend(common::strs(extra));
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    (
+        common::read_json(&js),
+        std::fs::read_to_string(&pgn).unwrap(),
+    )
 }
 
 fn assert_both_lost(summary: &Value, pgn: &str, termination: &str, counter: &str) {
@@ -230,7 +177,7 @@ fn time_forfeit_under_a_fixed_move_time() {
 }
 
 fn castling_match(policy: &str) -> (Value, String) {
-    let dir = tmpdir(&format!("book-{policy}"));
+    let dir = common::scratch_dir(&format!("match-book-{policy}"));
     let book = dir.join("castle.epd");
     // King e1, rooks a1/h1, nothing between: castling is legal at once, and
     // e1c1 (king two squares) differs from e1a1 (king takes rook).
@@ -277,7 +224,7 @@ fn king_two_squares_castling_is_accepted_but_counted_when_lenient() {
 fn an_engine_without_uci_chess960_is_refused_with_exit_2() {
     let mut args = common::mock_engine_spec("old", &["--no-chess960"]);
     args.extend(common::mock_engine_spec("normal", &[]));
-    let out = run_match(&args);
+    let out = common::run_match(&args);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -294,21 +241,11 @@ fn interrupted_match_resumes_to_the_requested_count() {
     ) else {
         return;
     };
-    let dir = tmpdir("resume");
+    let dir = common::scratch_dir("match-resume");
     let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
-    let mut args = strs(&[
-        "--engine",
-        &format!("cmd={}", sf.display()),
-        "nodes=800",
-        "name=sf-a",
-    ]);
-    args.extend(strs(&[
-        "--engine",
-        &format!("cmd={}", sf.display()),
-        "nodes=1200",
-        "name=sf-b",
-    ]));
-    args.extend(strs(&[
+    let mut args = common::engine_args(&sf, &["nodes=800", "name=sf-a"]);
+    args.extend(common::engine_args(&sf, &["nodes=1200", "name=sf-b"]));
+    args.extend(common::strs(&[
         "--games",
         "12",
         "--concurrency",
@@ -320,7 +257,7 @@ fn interrupted_match_resumes_to_the_requested_count() {
         "--maxmoves",
         "120",
     ]));
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--pgn",
         pgn.to_str().unwrap(),
         "--json",
@@ -343,7 +280,7 @@ fn interrupted_match_resumes_to_the_requested_count() {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
     let status = child.wait().unwrap();
-    let first = check_pgn(&py, &pgn);
+    let first = common::check_pgn(&py, &pgn);
     assert_eq!(first["problems"], serde_json::json!([]), "{first}");
     let played = first["games"].as_u64().unwrap();
     if played < 12 {
@@ -352,21 +289,12 @@ fn interrupted_match_resumes_to_the_requested_count() {
 
     let mut resume = args.clone();
     resume.push("--resume".into());
-    let out = run_match(&resume);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = check_pgn(&py, &pgn);
-    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+    let out = common::run_match(&resume);
+    common::assert_ok(&out);
+    let report = common::check_pgn(&py, &pgn);
     assert_eq!(report["games"], 12, "{report}");
-    assert_eq!(
-        report["rounds"],
-        serde_json::json!((1..=12).collect::<Vec<_>>()),
-        "each game once"
-    );
-    let summary = json(&js);
+    common::assert_each_round_once(&report, 12);
+    let summary = common::read_json(&js);
     assert_eq!(summary["games"], 12);
     for e in summary["engines"].as_array().unwrap() {
         let s = &report["score"][e["name"].as_str().unwrap()];
@@ -384,15 +312,10 @@ fn toga2_without_chess960_is_refused() {
     ) else {
         return;
     };
-    let args = strs(&[
-        "--engine",
-        &format!("cmd={}", toga.display()),
-        "--engine",
-        &format!("cmd={}", sf.display()),
-        "--nodes",
-        "500",
-    ]);
-    let out = run_match(&args);
+    let mut args = common::engine_args(&toga, &[]);
+    args.extend(common::engine_args(&sf, &[]));
+    args.extend(common::strs(&["--nodes", "500"]));
+    let out = common::run_match(&args);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("UCI_Chess960"));
 }
@@ -402,21 +325,11 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
     let Some(sf) = common::require_engine("stockfish") else {
         return;
     };
-    let dir = tmpdir("sprt");
+    let dir = common::scratch_dir("match-sprt");
     let js = dir.join("m.json");
-    let mut args = strs(&[
-        "--engine",
-        &format!("cmd={}", sf.display()),
-        "nodes=3000",
-        "name=strong",
-    ]);
-    args.extend(strs(&[
-        "--engine",
-        &format!("cmd={}", sf.display()),
-        "depth=1",
-        "name=weak",
-    ]));
-    args.extend(strs(&[
+    let mut args = common::engine_args(&sf, &["nodes=3000", "name=strong"]);
+    args.extend(common::engine_args(&sf, &["depth=1", "name=weak"]));
+    args.extend(common::strs(&[
         "--games",
         "60",
         "--sprt",
@@ -425,7 +338,7 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         "alpha=0.1",
         "beta=0.1",
     ]));
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--maxmoves",
         "150",
         "--seed",
@@ -433,10 +346,10 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         "--json",
         js.to_str().unwrap(),
     ]));
-    let out = run_match(&args);
+    let out = common::run_match(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    let s = json(&js);
+    let s = common::read_json(&js);
     assert_eq!(s["sprt"]["verdict"], "accept_h1", "{s}");
     assert!(s["games"].as_u64().unwrap() < 60, "{s}");
     assert!(
@@ -448,9 +361,9 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
 
 #[test]
 fn without_engines_the_built_in_engine_plays_itself() {
-    let dir = tmpdir("builtin");
+    let dir = common::scratch_dir("match-builtin");
     let pgn = dir.join("m.pgn");
-    let out = run_match(&strs(&[
+    let out = common::run_match(&common::strs(&[
         "--games",
         "2",
         "--nodes",
@@ -461,11 +374,7 @@ fn without_engines_the_built_in_engine_plays_itself() {
         pgn.to_str().unwrap(),
     ]));
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     assert!(stdout.contains("Games: 2"), "{stdout}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 2);
@@ -474,12 +383,12 @@ fn without_engines_the_built_in_engine_plays_itself() {
 
 /// Starts and `ucinewgame`s logged by the mock engines for a 4-game match.
 fn process_log(restart: &str) -> (usize, usize) {
-    let dir = tmpdir(&format!("restart-{restart}"));
+    let dir = common::scratch_dir(&format!("match-restart-{restart}"));
     let log = dir.join("pids.log");
     let pid_log = format!("--pid-log={}", log.display());
     let mut args = common::mock_engine_spec("a", &[&pid_log]);
     args.extend(common::mock_engine_spec("b", &[&pid_log]));
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--games",
         "4",
         "--maxmoves",
@@ -493,11 +402,7 @@ fn process_log(restart: &str) -> (usize, usize) {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let text = std::fs::read_to_string(&log).unwrap();
     let starts = text.lines().filter(|l| !l.ends_with(" new")).count();
     let new_games = text.lines().filter(|l| l.ends_with(" new")).count();

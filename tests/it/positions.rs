@@ -516,9 +516,7 @@ fn bad_input_exits_2_and_names_the_problem() {
     for (args, needle) in cases {
         expect_usage_error(args, needle);
     }
-    let dir = std::env::temp_dir().join(format!("uci960-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let book = dir.join("bad.epd");
+    let book = common::scratch_dir("positions-book").join("bad.epd");
     std::fs::write(
         &book,
         "# two good, one bad\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq -\n",

@@ -122,11 +122,8 @@ fn drive(engine: &str, variant_line: &str) {
     let Some(path) = common::require_engine(engine) else {
         return;
     };
-    let dir =
-        std::env::temp_dir().join(format!("uci960-cutechess-{engine}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir(&format!("cutechess-{engine}"));
     let log = dir.join("proxy.log");
-    let _ = std::fs::remove_file(&log);
     let path = path.to_string_lossy().into_owned();
     let mut p = Proxy::start(&["--log", log.to_str().unwrap(), "--", &path]);
     p.send("uci");

@@ -103,8 +103,7 @@ fn log_shows_injection_and_shredder_fen() {
     let Some(sf) = common::require_engine("stockfish") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("uci960-log-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("proxy-log");
     let log = dir.join("proxy.log");
     std::fs::write(&log, "previous session\n").unwrap();
     let sf = sf.to_string_lossy().into_owned();
@@ -194,8 +193,7 @@ fn config_file_with_engine_options_and_flags_that_win() {
     let Some(sf) = common::require_engine("stockfish") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("uci960-config-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::scratch_dir("proxy-config");
     let log = dir.join("proxy.log");
     let config = dir.join("proxy.toml");
     std::fs::write(

@@ -8,15 +8,8 @@
 
 use crate::common::{self, Client, OnDrop};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uci960-gui-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// python-chess plays a few Chess960 moves with `command` (no arguments)
 /// started in `cwd`; prints the engine's name, then `ok` or the error.
@@ -72,7 +65,7 @@ fn stockfish_config(dir: &Path) -> Option<()> {
 
 #[test]
 fn no_arguments_reads_uci960_toml_in_the_working_directory() {
-    let dir = temp_dir("cwd");
+    let dir = common::scratch_dir("gui-cwd");
     if stockfish_config(&dir.join("uci960.toml")).is_none() {
         return;
     }
@@ -87,7 +80,7 @@ fn no_arguments_reads_uci960_toml_in_the_working_directory() {
 
 #[test]
 fn a_renamed_copy_or_link_reads_the_toml_named_after_it() {
-    let dir = temp_dir("renamed");
+    let dir = common::scratch_dir("gui-renamed");
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let copy = bin.join("sf960");
@@ -116,7 +109,7 @@ fn a_renamed_copy_or_link_reads_the_toml_named_after_it() {
 
 #[test]
 fn no_arguments_and_no_config_is_said_in_the_engine_name() {
-    let dir = temp_dir("noconfig");
+    let dir = common::scratch_dir("gui-noconfig");
     let Some(out) = python_play(&common::uci960(), &dir, 5) else {
         return;
     };
@@ -185,7 +178,7 @@ fn the_shipped_cutechess_engines_json_starts_the_proxy() {
     // cutechess-cli reads engines.json in its working directory: a copy of
     // configs/cutechess stands for that directory.
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/cutechess");
-    let dir = temp_dir("enginesjson");
+    let dir = common::scratch_dir("gui-enginesjson");
     copy_dir(&shipped, &dir);
     let text = std::fs::read_to_string(dir.join("engines.json")).unwrap();
     let entries: serde_json::Value = serde_json::from_str(&text).unwrap();

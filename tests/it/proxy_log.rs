@@ -4,17 +4,11 @@
 //! written is reported once while the proxy goes on. The built-in engine
 //! (no ENGINE argument) is the engine: these tests are about the log.
 
+use crate::common;
 use crate::proxy_util::Proxy;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("uci960-log-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A short session: handshake, one search, quit; returns the proxy's pid.
 fn session(log: &str) -> u32 {
@@ -46,7 +40,7 @@ fn pids(path: &Path) -> Vec<u32> {
 
 #[test]
 fn two_instances_with_one_template_write_two_files() {
-    let dir = temp_dir("template");
+    let dir = common::scratch_dir("log-template");
     let template = dir.join("{engine}-{time}-{pid}.log");
     let a = session(template.to_str().unwrap());
     let b = session(template.to_str().unwrap());
@@ -77,7 +71,7 @@ fn two_instances_with_one_template_write_two_files() {
 
 #[test]
 fn two_instances_sharing_one_file_are_told_apart_by_pid() {
-    let dir = temp_dir("shared");
+    let dir = common::scratch_dir("log-shared");
     let log = dir.join("shared.log");
     // Both at once, as a GUI runs a tournament with concurrency 2.
     let path = log.to_str().unwrap().to_string();
@@ -121,7 +115,7 @@ fn two_instances_sharing_one_file_are_told_apart_by_pid() {
 
 #[test]
 fn a_fifo_without_reader_never_blocks_the_proxy() {
-    let dir = temp_dir("fifo");
+    let dir = common::scratch_dir("log-fifo");
     let fifo = dir.join("log.fifo");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid NUL-terminated path.

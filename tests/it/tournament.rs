@@ -4,7 +4,6 @@
 //! matches; every PGN read back by python-chess.
 
 use crate::common;
-use crate::match_runner::{check_pgn, json, run_match, strs, tmpdir};
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -146,17 +145,17 @@ fn builtin_tournament(
     rounds: u64,
 ) -> Option<(Value, Value, String, std::path::PathBuf)> {
     let py = common::require_python_chess()?;
-    let dir = tmpdir(name);
+    let dir = common::scratch_dir(&format!("tournament-{name}"));
     let (pgn, js) = (dir.join("t.pgn"), dir.join("t.json"));
     let mut args = Vec::new();
     for d in depths {
-        args.extend(strs(&[
+        args.extend(common::strs(&[
             "--engine",
             &format!("name=depth{d}"),
             &format!("depth={d}"),
         ]));
     }
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--tournament",
         kind,
         "--games",
@@ -176,15 +175,11 @@ fn builtin_tournament(
         "--json",
         js.to_str().unwrap(),
     ]));
-    let out = run_match(&args);
+    let out = common::run_match(&args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = check_pgn(&py, &pgn);
-    Some((json(&js), report, stdout, pgn))
+    common::assert_ok(&out);
+    let report = common::check_pgn(&py, &pgn);
+    Some((common::read_json(&js), report, stdout, pgn))
 }
 
 #[test]
@@ -244,18 +239,16 @@ fn round_robin_of_stockfish_fairy_stockfish_and_ethereal() {
     ) else {
         return;
     };
-    let dir = tmpdir("real3");
+    let dir = common::scratch_dir("tournament-real3");
     let (pgn, js) = (dir.join("t.pgn"), dir.join("t.json"));
     let mut args = Vec::new();
     for (e, name) in [(&sf, "stockfish"), (&fsf, "fairy"), (&eth, "ethereal")] {
-        args.extend(strs(&[
-            "--engine",
-            &format!("cmd={}", e.display()),
-            &format!("name={name}"),
-            "option.Hash=16",
-        ]));
+        args.extend(common::engine_args(
+            e,
+            &[&format!("name={name}"), "option.Hash=16"],
+        ));
     }
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--tc",
         "2+0.05",
         "--margin",
@@ -275,15 +268,10 @@ fn round_robin_of_stockfish_fairy_stockfish_and_ethereal() {
         "--json",
         js.to_str().unwrap(),
     ]));
-    let out = run_match(&args);
-    assert!(
-        out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary = json(&js);
-    let report = check_pgn(&py, &pgn);
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    let summary = common::read_json(&js);
+    let report = common::check_pgn(&py, &pgn);
     check_tournament(&pgn, &summary, &report, 6);
     for e in summary["engines"].as_array().unwrap() {
         assert_eq!(e["crashes"], 0, "{e}");
@@ -301,9 +289,9 @@ fn book_match(
     extra: &[&str],
 ) -> Option<Result<Vec<Game>, (i32, String)>> {
     let py = common::require_python_chess()?;
-    let dir = tmpdir(name);
+    let dir = common::scratch_dir(&format!("tournament-{name}"));
     let pgn = dir.join("t.pgn");
-    let mut args = strs(&[
+    let mut args = common::strs(&[
         "--nodes",
         "200",
         "--maxmoves",
@@ -315,30 +303,24 @@ fn book_match(
     ]);
     if !openings.is_empty() {
         args.push("--openings".into());
-        args.extend(strs(openings));
+        args.extend(common::strs(openings));
     }
-    args.extend(strs(extra));
-    let out = run_match(&args);
+    args.extend(common::strs(extra));
+    let out = common::run_match(&args);
     if !out.status.success() {
         return Some(Err((
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )));
     }
-    let report = check_pgn(&py, &pgn);
+    let report = common::check_pgn(&py, &pgn);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
     Some(Ok(games(&std::fs::read_to_string(&pgn).unwrap())))
 }
 
 /// python-chess's view of a book: each game's X-FEN start and SAN moves.
 fn python_book(py: &Path, script: &str) -> Value {
-    let out = Command::new(py).arg("-c").arg(script).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::stdout_json(&Command::new(py).arg("-c").arg(script).output().unwrap())
 }
 
 const READ_BOOK: &str = r#"
@@ -361,13 +343,7 @@ fn read_book(py: &Path, path: &Path) -> Vec<Value> {
         .arg(path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    v.as_array().unwrap().clone()
+    common::stdout_json(&out).as_array().unwrap().clone()
 }
 
 /// Each game starts from its book line: the same FEN, the book's first
@@ -392,7 +368,7 @@ fn assert_games_follow_book(games: &[Game], book: &[Value], plies: usize) {
 
 #[test]
 fn an_epd_book_drives_a_match_in_order() {
-    let dir = tmpdir("epd-book");
+    let dir = common::scratch_dir("tournament-epd-book");
     let book = dir.join("book.epd");
     let lines: Vec<String> = std::fs::read_to_string(format!(
         "{}/tests/data/chess960-midgame-perft.epd",
@@ -430,7 +406,7 @@ fn a_chess960_pgn_written_by_python_chess_drives_a_match_and_plies_truncates() {
     let Some(py) = common::require_python_chess() else {
         return;
     };
-    let dir = tmpdir("py-book");
+    let dir = common::scratch_dir("tournament-py-book");
     let book = dir.join("book.pgn");
     // Three Chess960 games by python-chess: SP 0, 518 and 959, 8 plies each
     // (the first legal move in sorted UCI order that does not end the game).
@@ -513,7 +489,7 @@ fn random_plies_make_a_generated_opening_line() {
 
 #[test]
 fn a_bad_book_line_names_its_place_and_exits_2() {
-    let dir = tmpdir("bad-book");
+    let dir = common::scratch_dir("tournament-bad-book");
     let epd = dir.join("bad.epd");
     std::fs::write(
         &epd,

@@ -6,7 +6,6 @@
 //! memory); `--recover` carries a tournament past crashing engines.
 
 use crate::common;
-use crate::match_runner::{check_pgn, json, run_match, strs, tmpdir};
 use crate::tournament::{Game, games};
 
 use std::collections::BTreeMap;
@@ -80,7 +79,7 @@ fn by_round(text: &str) -> BTreeMap<u64, Game> {
 /// Deterministic games: the built-in engine at fixed depths, fresh
 /// processes for every game, one game at a time.
 fn deterministic_args(pgn: &Path, games: u32) -> Vec<String> {
-    strs(&[
+    common::strs(&[
         "--engine",
         "name=a",
         "depth=2",
@@ -110,14 +109,10 @@ fn state_of(pgn: &Path) -> PathBuf {
 
 #[test]
 fn sigint_at_random_moments_then_resume_gives_the_uninterrupted_pgn() {
-    let dir = tmpdir("sigint-resume");
+    let dir = common::scratch_dir("tournament-sigint-resume");
     let reference = dir.join("ref.pgn");
-    let out = run_match(&deterministic_args(&reference, 8));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = common::run_match(&deterministic_args(&reference, 8));
+    common::assert_ok(&out);
     let want = by_round(&std::fs::read_to_string(&reference).unwrap());
     assert_eq!(want.len(), 8);
 
@@ -149,7 +144,7 @@ fn sigint_at_random_moments_then_resume_gives_the_uninterrupted_pgn() {
                 args.push("--resume".into());
             }
         }
-        let out = run_match(&args);
+        let out = common::run_match(&args);
         assert!(
             out.status.success(),
             "trial {trial}: {}",
@@ -168,7 +163,7 @@ fn a_pgn_missing_its_last_blank_line_is_not_cut() {
     let Some(py) = common::require_python_chess() else {
         return;
     };
-    let dir = tmpdir("blank-line");
+    let dir = common::scratch_dir("tournament-blank-line");
     let pgn = dir.join("t.pgn");
     let state = state_of(&pgn);
     let mut args = deterministic_args(&pgn, 6);
@@ -182,19 +177,10 @@ fn a_pgn_missing_its_last_blank_line_is_not_cut() {
     std::fs::write(&pgn, &before[..before.len() - 1]).unwrap();
 
     args.push("--resume".into());
-    let out = run_match(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = check_pgn(&py, &pgn);
-    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
-    assert_eq!(
-        report["rounds"],
-        serde_json::json!((1..=6).collect::<Vec<_>>()),
-        "each game once"
-    );
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    let report = common::check_pgn(&py, &pgn);
+    common::assert_each_round_once(&report, 6);
     let after = by_round(&std::fs::read_to_string(&pgn).unwrap());
     for (round, game) in kept {
         assert_eq!(after[&round], game, "game {round} kept as it was");
@@ -206,10 +192,10 @@ fn sigkill_then_resume_loses_at_most_the_games_in_flight() {
     let Some(py) = common::require_python_chess() else {
         return;
     };
-    let dir = tmpdir("sigkill");
+    let dir = common::scratch_dir("tournament-sigkill");
     let pgn = dir.join("t.pgn");
     let state = state_of(&pgn);
-    let mut args = strs(&[
+    let mut args = common::strs(&[
         "--engine",
         "name=a",
         "nodes=300",
@@ -242,19 +228,10 @@ fn sigkill_then_resume_loses_at_most_the_games_in_flight() {
     );
 
     args.push("--resume".into());
-    let out = run_match(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = check_pgn(&py, &pgn);
-    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
-    assert_eq!(
-        report["rounds"],
-        serde_json::json!((1..=10).collect::<Vec<_>>()),
-        "each game once"
-    );
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    let report = common::check_pgn(&py, &pgn);
+    common::assert_each_round_once(&report, 10);
 }
 
 #[test]
@@ -262,12 +239,12 @@ fn a_full_disk_stops_the_tournament_within_one_game() {
     if !Path::new("/dev/full").exists() {
         return;
     }
-    let dir = tmpdir("devfull");
+    let dir = common::scratch_dir("tournament-devfull");
     let log = dir.join("engines.log");
     let pid_log = format!("--pid-log={}", log.display());
     let mut args = common::mock_engine_spec("a", &[&pid_log]);
     args.extend(common::mock_engine_spec("b", &[&pid_log]));
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--games",
         "40",
         "--maxmoves",
@@ -275,7 +252,10 @@ fn a_full_disk_stops_the_tournament_within_one_game() {
         "--pgn",
         "/dev/full",
     ]));
-    args.extend(strs(&["--state", dir.join("s.json").to_str().unwrap()]));
+    args.extend(common::strs(&[
+        "--state",
+        dir.join("s.json").to_str().unwrap(),
+    ]));
     let out = Command::new(common::uci960())
         .arg("match")
         .args(&args)
@@ -308,8 +288,8 @@ fn a_full_disk_stops_the_tournament_within_one_game() {
 
 #[test]
 fn an_unwritable_json_file_stops_with_exit_3() {
-    let dir = tmpdir("json-dir");
-    let out = run_match(&strs(&[
+    let dir = common::scratch_dir("tournament-json-dir");
+    let out = common::run_match(&common::strs(&[
         "--nodes",
         "100",
         "--games",
@@ -325,14 +305,14 @@ fn an_unwritable_json_file_stops_with_exit_3() {
 
 #[test]
 fn games_that_do_not_fit_are_a_usage_error() {
-    let out = run_match(&strs(&["--games", "4294967295", "--dry-run"]));
+    let out = common::run_match(&common::strs(&["--games", "4294967295", "--dry-run"]));
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("--games 4294967295") && err.contains("4294967296 games"),
         "{err}"
     );
-    let out = run_match(&strs(&["--games", "0"]));
+    let out = common::run_match(&common::strs(&["--games", "0"]));
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -379,13 +359,13 @@ fn recover_carries_a_round_robin_past_a_crashing_engine() {
     let Some(py) = common::require_python_chess() else {
         return;
     };
-    let dir = tmpdir("recover");
+    let dir = common::scratch_dir("tournament-recover");
     let (pgn, js) = (dir.join("t.pgn"), dir.join("t.json"));
     // The mock crashes on its 3rd move of every game.
     let mut args = common::mock_engine_spec("a", &[]);
     args.extend(common::mock_engine_spec("crashy", &["--crash-on-go=3"]));
     args.extend(common::mock_engine_spec("b", &[]));
-    args.extend(strs(&[
+    args.extend(common::strs(&[
         "--recover",
         "--games",
         "2",
@@ -400,15 +380,11 @@ fn recover_carries_a_round_robin_past_a_crashing_engine() {
         "--json",
         js.to_str().unwrap(),
     ]));
-    let out = run_match(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report = check_pgn(&py, &pgn);
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    let report = common::check_pgn(&py, &pgn);
     assert_eq!(report["games"], 12);
-    let s = json(&js);
+    let s = common::read_json(&js);
     let crashes: BTreeMap<&str, u64> = s["engines"]
         .as_array()
         .unwrap()

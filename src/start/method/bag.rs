@@ -1,10 +1,51 @@
-//! What both bag methods share: a full bag, a piece taken out onto the next
-//! empty square (a1 first), and how the next draw is described.
+//! What both bag methods share, as the [`Procedure`] of every
+//! [`BagRules`]: a full bag, a piece taken out onto the next empty square
+//! (a1 first), how the next draw is described, and the full rank turned
+//! into a position by the method's fixes. A method says only what differs:
+//! what happens to a drawn piece and which fixes it applies.
 
 use shakmaty::Role;
 
-use super::procedure::{BAG_ROLES, Bag, DrawState, Event, Transition};
-use super::rank_fix::square;
+use super::procedure::{BAG_ROLES, Bag, DrawState, Event, Procedure, Transition};
+use super::rank_fix::{Note, Notes, square};
+use crate::start::StartPosition;
+
+/// A fix of a full rank (a swap), with its note when it changed the rank.
+pub type RankFix = fn(&mut [Option<Role>; 8]) -> Option<Note>;
+
+/// What one bag method decides.
+pub trait BagRules: Send + Sync {
+    /// The fixes of the full rank, in order.
+    const FIXES: &'static [RankFix];
+
+    /// The effect of drawing the piece `label` names (by default: it goes
+    /// onto the next square).
+    fn draw(&self, state: &mut DrawState, label: u16) -> Transition {
+        take_onto_next_square(state, label)
+    }
+}
+
+impl<B: BagRules> Procedure for B {
+    fn start(&self) -> DrawState {
+        full_bag()
+    }
+
+    fn event(&self, state: &DrawState) -> Option<Event> {
+        next_draw(state)
+    }
+
+    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
+        fixed_position(state, B::FIXES)
+    }
+
+    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
+        self.draw(state, label)
+    }
+
+    fn describe(&self, state: &DrawState) -> String {
+        describe_next_square(state)
+    }
+}
 
 /// The state before the first draw: a full bag, an empty rank.
 pub fn full_bag() -> DrawState {
@@ -38,6 +79,22 @@ pub fn take_onto_next_square(state: &mut DrawState, label: u16) -> Transition {
     state.bag.take(slot);
     state.stage += 1;
     Transition::Continue
+}
+
+/// The file of the leftmost bishop placed so far.
+pub fn first_bishop_file(slots: &[Option<Role>; 8]) -> Option<usize> {
+    slots.iter().position(|&s| s == Some(Role::Bishop))
+}
+
+/// The position of the full rank after `fixes`, in order, with the notes
+/// of those that changed it.
+pub fn fixed_position(state: &DrawState, fixes: &[RankFix]) -> (StartPosition, Notes) {
+    let mut slots = state.slots;
+    let mut notes = Notes::default();
+    for fix in fixes {
+        notes.push(fix(&mut slots));
+    }
+    (StartPosition::mirrored(super::die::rank_of(slots)), notes)
 }
 
 /// "the piece for e1": what the next draw decides, for replay errors.

@@ -11,37 +11,18 @@
 
 use shakmaty::Role;
 
-use super::bag::{describe_next_square, full_bag, next_draw, piece, take_onto_next_square};
-use super::procedure::{DrawState, Event, Procedure, Transition};
-use super::rank_fix::{Notes, king_between_rooks};
-use crate::start::StartPosition;
+use super::bag::{BagRules, RankFix, first_bishop_file, piece, take_onto_next_square};
+use super::procedure::{DrawState, Transition};
+use super::rank_fix::king_between_rooks;
 
 /// The redraw bag method.
 #[derive(Clone, Copy, Debug)]
 pub struct BagRedraw;
 
-/// Files of the bishops placed so far.
-fn first_bishop_file(slots: &[Option<Role>; 8]) -> Option<usize> {
-    slots.iter().position(|&s| s == Some(Role::Bishop))
-}
+impl BagRules for BagRedraw {
+    const FIXES: &'static [RankFix] = &[king_between_rooks];
 
-impl Procedure for BagRedraw {
-    fn start(&self) -> DrawState {
-        full_bag()
-    }
-
-    fn event(&self, state: &DrawState) -> Option<Event> {
-        next_draw(state)
-    }
-
-    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
-        let mut slots = state.slots;
-        let mut notes = Notes::default();
-        notes.push(king_between_rooks(&mut slots));
-        (StartPosition::mirrored(super::die::rank_of(slots)), notes)
-    }
-
-    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
+    fn draw(&self, state: &mut DrawState, label: u16) -> Transition {
         let square = usize::from(state.stage);
         if piece(label) == Some(Role::Bishop)
             && let Some(first) = first_bishop_file(&state.slots)
@@ -55,10 +36,6 @@ impl Procedure for BagRedraw {
             };
         }
         take_onto_next_square(state, label)
-    }
-
-    fn describe(&self, state: &DrawState) -> String {
-        describe_next_square(state)
     }
 }
 

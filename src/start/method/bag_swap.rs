@@ -5,19 +5,21 @@
 
 use shakmaty::Role;
 
-use super::bag::{describe_next_square, full_bag, next_draw, take_onto_next_square};
-use super::procedure::{DrawState, Event, Procedure, Transition};
-use super::rank_fix::{Note, Notes, king_between_rooks};
-use crate::start::StartPosition;
+use super::bag::{BagRules, RankFix, first_bishop_file};
+use super::rank_fix::{Note, king_between_rooks};
 
 /// The swap bag method.
 #[derive(Clone, Copy, Debug)]
 pub struct BagSwap;
 
+impl BagRules for BagSwap {
+    const FIXES: &'static [RankFix] = &[bishops_onto_opposite_colours, king_between_rooks];
+}
+
 /// Swaps the leftmost pair among a1-b1, c1-d1, e1-f1 that holds a bishop,
 /// when both bishops stand on one colour.
 fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<Note> {
-    let first = slots.iter().position(|&s| s == Some(Role::Bishop))?;
+    let first = first_bishop_file(slots)?;
     let second = slots.iter().rposition(|&s| s == Some(Role::Bishop))?;
     if first % 2 != second % 2 {
         return None;
@@ -30,32 +32,6 @@ fn bishops_onto_opposite_colours(slots: &mut [Option<Role>; 8]) -> Option<Note> 
     }
     slots.swap(left, left + 1);
     Some(Note::PairSwapped { left: left as u8 })
-}
-
-impl Procedure for BagSwap {
-    fn start(&self) -> DrawState {
-        full_bag()
-    }
-
-    fn event(&self, state: &DrawState) -> Option<Event> {
-        next_draw(state)
-    }
-
-    fn finish(&self, state: &DrawState) -> (StartPosition, Notes) {
-        let mut slots = state.slots;
-        let mut notes = Notes::default();
-        notes.push(bishops_onto_opposite_colours(&mut slots));
-        notes.push(king_between_rooks(&mut slots));
-        (StartPosition::mirrored(super::die::rank_of(slots)), notes)
-    }
-
-    fn apply(&self, state: &mut DrawState, label: u16) -> Transition {
-        take_onto_next_square(state, label)
-    }
-
-    fn describe(&self, state: &DrawState) -> String {
-        describe_next_square(state)
-    }
 }
 
 #[cfg(test)]

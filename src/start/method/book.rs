@@ -1,21 +1,48 @@
 //! `book:PATH`: positions read from an EPD or FEN file, one a line, `#`
-//! starting a comment, blank lines skipped. Any legal Chess960 position may
-//! stand there, not only start positions. Every line is checked when the
-//! book is opened, so a bad line stops the run before anything is written.
+//! starting a comment, blank lines skipped, or from a PGN file (named
+//! `.pgn`, or starting with a `[` tag): the position each game reaches
+//! ([`super::pgn_book`]), so the EPD and PGN books `uci960 book` writes
+//! give the same positions. Any legal Chess960 position may stand there,
+//! not only start positions. Every line or game is checked when the book is
+//! opened, so a bad one stops the run before anything is written.
 
+use std::fmt;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
 use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
-use crate::notation::fen::{FenFault, parse_position};
+use crate::game::pgn::GameFault;
+use crate::notation::fen::{FenFault, FenFlavour, parse_position, position_fen};
+
+use super::pgn_book;
 
 /// One usable line of a book.
 #[derive(Clone, Debug)]
 pub struct BookEntry {
-    pub line: usize,
+    pub place: Place,
+    /// The FEN of the line (of the position reached, for a PGN game).
     pub text: String,
     pub position: Chess,
+}
+
+/// Where a position stands in its book.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// 1-based line of an EPD/FEN book.
+    Line(usize),
+    /// 1-based game of a PGN book.
+    Game(usize),
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::Line(n) => write!(f, "line {n}"),
+            Place::Game(n) => write!(f, "game {n}"),
+        }
+    }
 }
 
 /// Why a book cannot be used.
@@ -45,20 +72,56 @@ pub enum EpdBookError {
         length: usize,
         start: String,
     },
+    #[error("{}: game {game}: {fault}", path.display())]
+    BadGame {
+        path: PathBuf,
+        game: usize,
+        fault: GameFault,
+    },
+    #[error(
+        "{}: game {game}: neither a tag nor a move: this is not PGN (an EPD or FEN book needs format=epd)",
+        path.display()
+    )]
+    NotPgn { path: PathBuf, game: usize },
+    #[error("{}: game {game}: the game is already over after its {plies} plies", path.display())]
+    Over {
+        path: PathBuf,
+        game: usize,
+        plies: usize,
+    },
     #[error("book {} holds no positions", .0.display())]
     Empty(PathBuf),
 }
 
 /// Reads and checks a whole book: a regular file of at most
-/// [`files::BOOK_LIMIT`] bytes, lines of at most [`BOOK_LINE_LIMIT`] bytes
-/// (read past, never held whole), a UTF-8 byte order mark accepted.
+/// [`files::BOOK_LIMIT`] bytes; EPD/FEN lines of at most
+/// [`BOOK_LINE_LIMIT`] bytes (read past, never held whole), a UTF-8 byte
+/// order mark accepted; or PGN games, each giving the position it reaches.
 pub fn load(path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
     let file = files::open(path, "book", files::BOOK_LIMIT)?;
-    read(std::io::BufReader::with_capacity(1 << 16, file), path)
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let head = reader.fill_buf().map_err(|cause| EpdBookError::Read {
+        path: path.to_path_buf(),
+        cause,
+    })?;
+    if pgn_book::looks_like_pgn(path, head) {
+        let games = pgn_book::read(reader, path, None)?;
+        return Ok(games
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| BookEntry {
+                place: Place::Game(i + 1),
+                text: position_fen(&g.position, FenFlavour::Shredder),
+                position: g.position,
+            })
+            .collect());
+    }
+    read(reader, path)
 }
 
-/// Reads and checks a book's text from `reader`; `path` names it in errors.
-pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
+/// Reads and checks an EPD/FEN book's text from `reader`; `path` names it
+/// in errors.
+pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
     let mut lines = BoundedLines::new(reader, BOOK_LINE_LIMIT);
     let mut entries = Vec::new();
     loop {
@@ -97,7 +160,7 @@ pub fn read(reader: impl std::io::BufRead, path: &Path) -> Result<Vec<BookEntry>
             fault: e.fault,
         })?;
         entries.push(BookEntry {
-            line,
+            place: Place::Line(line),
             text: fen,
             position,
         });

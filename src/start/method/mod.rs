@@ -8,7 +8,7 @@
 //! | `bag-swap` | [`bag_swap::BagSwap`] |
 //! | `random`, `dfrc` | [`uniform::Uniform`] |
 //! | `sp:N`, `sp:N,M,…`, `sp:A-B` | fixed numbers, cycled in order |
-//! | `book:PATH`, `book-shuffle:PATH` | [`book`]: in file order, or shuffled by the seed |
+//! | `book:PATH`, `book-shuffle:PATH` | [`book`] (EPD/FEN lines, or PGN games by [`pgn_book`]): in file order, or shuffled by the seed |
 //!
 //! Randomness is ChaCha8 seeded from a `u64`; 32-bit words are mapped to
 //! choices by rejection ([`procedure::uniform_below`]), so a seed gives the
@@ -27,6 +27,7 @@ pub mod bag_redraw;
 pub mod bag_swap;
 pub mod book;
 pub mod die;
+pub mod pgn_book;
 pub mod procedure;
 pub mod rank_fix;
 pub mod uniform;
@@ -258,8 +259,8 @@ pub enum Record {
     },
     /// Item `index` (1-based) of a fixed list.
     Fixed { index: usize, of: usize },
-    /// A line of a book.
-    Book { path: PathBuf, line: usize },
+    /// A line (EPD) or game (PGN) of a book.
+    Book { path: PathBuf, place: book::Place },
 }
 
 /// `rolls`, `draws` or `numbers`: what the events of a record are.
@@ -299,8 +300,12 @@ impl Record {
             Record::Fixed { index, of } => {
                 serde_json::json!({"kind": "list", "index": index, "of": of})
             }
-            Record::Book { path, line } => {
-                serde_json::json!({"kind": "book", "path": path.display().to_string(), "line": line})
+            Record::Book { path, place } => {
+                let (key, n) = match place {
+                    book::Place::Line(n) => ("line", n),
+                    book::Place::Game(n) => ("game", n),
+                };
+                serde_json::json!({"kind": "book", "path": path.display().to_string(), key: n})
             }
         }
     }
@@ -326,7 +331,7 @@ impl fmt::Display for Record {
                 Ok(())
             }
             Record::Fixed { index, of } => write!(f, "list item {index} of {of}"),
-            Record::Book { path, line } => write!(f, "{} line {line}", path.display()),
+            Record::Book { path, place } => write!(f, "{} {place}", path.display()),
         }
     }
 }
@@ -493,7 +498,7 @@ impl PositionSource {
                     method,
                     record: Record::Book {
                         path: path.clone(),
-                        line: entry.line,
+                        place: entry.place,
                     },
                 }
             }

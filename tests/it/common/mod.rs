@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: the binary under test, the
-//! mock engine, real engines and python-chess, and the one test UCI client
-//! ([`client::Client`]).
+//! mock engine, real engines and python-chess, scratch directories,
+//! running commands and reading their output ([`commands`]), and the one
+//! test UCI client ([`client::Client`]).
 //!
 //! A test that needs a real engine or python-chess FAILS when it is
 //! missing. Set `UCI960_ALLOW_SKIP=1` to skip such tests instead (never in
@@ -10,6 +11,7 @@
 #![allow(dead_code)]
 
 pub mod client;
+pub mod commands;
 pub mod process;
 
 use std::io::Write;
@@ -19,6 +21,11 @@ use std::process::Command;
 // Not every platform's test set uses every helper.
 #[allow(unused_imports)]
 pub use client::{Client, OnDrop, PATIENCE};
+#[allow(unused_imports)]
+pub use commands::{
+    assert_each_round_once, assert_ok, check_pgn, engine_args, read_json, run_match, stdout_json,
+    strs,
+};
 #[cfg(any(target_os = "linux", windows))]
 pub use process::gone_within;
 #[cfg(target_os = "linux")]
@@ -64,13 +71,21 @@ pub fn mock_engine() -> PathBuf {
 
 /// `--engine` arguments of `uci960 match` for the mock engine with `flags`.
 pub fn mock_engine_spec(name: &str, flags: &[&str]) -> Vec<String> {
-    let mut spec = vec![
-        "--engine".to_string(),
-        format!("cmd={}", mock_engine().display()),
-    ];
+    let mut spec = engine_args(&mock_engine(), &[]);
     spec.extend(flags.iter().map(|f| format!("arg={f}")));
     spec.push(format!("name={name}"));
     spec
+}
+
+/// A new, empty directory for one test's files: named after `name`, the
+/// process and a counter, so that tests running at once never share one.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("uci960-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
 }
 
 /// Whether the tests run in CI, where nothing may be skipped.
