@@ -24,7 +24,7 @@ use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
 use crate::platform::{self, ReadOutcome, Relay, Side, Want, interrupt};
-use crate::uci_client::lines::{Line, LineBuffer, MAX_LINE};
+use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::uci_client::{EngineCommand, EngineProcess, SpawnOptions};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
@@ -371,13 +371,13 @@ pub fn run(
                 let line = if ended { buf.finish() } else { buf.next_line() };
                 let line = match line {
                     None => break,
-                    Some(Line::TooLong { limit }) => {
+                    Some(StreamLine::TooLong { limit }) => {
                         let text = format!("engine line longer than {limit} bytes skipped");
                         io.write_gui(format!("info string uci960: {text}").as_bytes());
                         io.note(&text, true);
                         continue;
                     }
-                    Some(Line::Complete(line)) => line,
+                    Some(StreamLine::Complete(line)) => line,
                 };
                 io.log(Direction::EngineToProxy, line);
                 session.from_engine(line, &mut out);
@@ -418,11 +418,11 @@ pub fn run(
                 let line = if ended { buf.finish() } else { buf.next_line() };
                 let line = match line {
                     None => break,
-                    Some(Line::TooLong { limit }) => {
+                    Some(StreamLine::TooLong { limit }) => {
                         io.note(&format!("GUI line longer than {limit} bytes skipped"), true);
                         continue;
                     }
-                    Some(Line::Complete(line)) => line,
+                    Some(StreamLine::Complete(line)) => line,
                 };
                 io.log(Direction::GuiToProxy, line);
                 session.from_gui(line, &mut out);
