@@ -51,6 +51,7 @@
 //! | `--leaks-rights` | castling rights lost in a `position ... moves` line stay lost, on the same rook squares, in later positions until `ucinewgame` |
 //! | `--pid-log=FILE` | appends `PID` at start, `PID new` per `ucinewgame` and (with `--fork-child`) `PID child CHILDPID` |
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
+//! | `--announce-pid` | an `info string pid N` line (its own pid) before `id name`: a test learns the engine's pid from the protocol, with no file to wait for |
 //! | `--flood` | after `uciok` writes `info string flood ...` lines forever, never reading its input again (ends when the pipe closes) |
 //! | `--name=NAME` | the `id name` (default `mock_engine`) |
 //! | `--long-line=BYTES` | before each answer to `go`, an `info string xxx...` line of BYTES `x` (written in 64 KiB pieces, so the mock itself holds little) |
@@ -93,6 +94,7 @@ struct Faults {
     leaks_rights: bool,
     pid_log: Option<String>,
     fork_child: bool,
+    announce_pid: bool,
     flood: bool,
     long_line: Option<u64>,
     idle_child: bool,
@@ -157,6 +159,7 @@ fn parse_args() -> Faults {
                 None => usage("--pid-log needs =FILE"),
             },
             "--fork-child" => f.fork_child = true,
+            "--announce-pid" => f.announce_pid = true,
             "--flood" => f.flood = true,
             "--long-line" => f.long_line = Some(number(flag, value, None)),
             "--idle-child" => f.idle_child = true,
@@ -294,6 +297,9 @@ impl Mock {
             "uci" => {
                 if let Some(c) = child_pid {
                     self.say(&[&format!("info string grandchild pid {c}")]);
+                }
+                if self.f.announce_pid {
+                    self.say(&[&format!("info string pid {}", std::process::id())]);
                 }
                 let name = format!("id name {}", self.f.name);
                 self.say(&[&name, "id author uci960 tests"]);

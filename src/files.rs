@@ -160,7 +160,7 @@ pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// One line from [`BoundedLines`].
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line<'a> {
+pub enum FileLine<'a> {
     /// The line without its `\n` / `\r\n` (and, on line 1, without a BOM).
     Text(&'a [u8]),
     /// Longer than the limit: its first bytes (up to the limit) and its
@@ -169,7 +169,7 @@ pub enum Line<'a> {
 }
 
 /// Lines of a reader, each at most `max` bytes kept: a longer line is
-/// read past (linear, constant memory) and reported as [`Line::TooLong`].
+/// read past (linear, constant memory) and reported as [`FileLine::TooLong`].
 pub struct BoundedLines<R> {
     reader: R,
     max: usize,
@@ -193,7 +193,7 @@ impl<R: BufRead> BoundedLines<R> {
     }
 
     /// The next line, `None` at the end.
-    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+    pub fn next_line(&mut self) -> io::Result<Option<FileLine<'_>>> {
         self.buf.clear();
         let mut length = 0usize;
         let mut seen_any = false;
@@ -235,12 +235,12 @@ impl<R: BufRead> BoundedLines<R> {
             length -= BOM.len();
         }
         Ok(Some(if length > self.max {
-            Line::TooLong {
+            FileLine::TooLong {
                 start: &text[..self.max.min(text.len())],
                 length,
             }
         } else {
-            Line::Text(text)
+            FileLine::Text(text)
         }))
     }
 }
@@ -264,8 +264,8 @@ mod tests {
         let mut out = Vec::new();
         while let Some(line) = reader.next_line().unwrap() {
             out.push(match line {
-                Line::Text(t) => String::from_utf8_lossy(t).into_owned(),
-                Line::TooLong { start, length } => {
+                FileLine::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                FileLine::TooLong { start, length } => {
                     format!("LONG {} {length}", String::from_utf8_lossy(start))
                 }
             });
@@ -287,7 +287,7 @@ mod tests {
         let big = vec![b'x'; 1 << 20];
         let mut reader = BoundedLines::new(std::io::BufReader::new(&big[..]), 16);
         match reader.next_line().unwrap() {
-            Some(Line::TooLong { start, length }) => {
+            Some(FileLine::TooLong { start, length }) => {
                 assert_eq!((start.len(), length), (16, 1 << 20));
             }
             other => panic!("{other:?}"),

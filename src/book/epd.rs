@@ -19,13 +19,13 @@ use std::fmt::Write as _;
 
 use shakmaty::{CastlingMode, Position};
 
-use super::generate::Line;
+use super::generate::BookLine;
 use crate::notation::fen::{FenFlavour, push_epd_fields, push_fen};
 use crate::start::method::cached_fen;
 use crate::uci::Score;
 
 /// Appends the EPD line of `line` (with its `\n`) to `out`.
-pub fn push_epd(out: &mut String, line: &Line, flavour: FenFlavour) {
+pub fn push_epd(out: &mut String, line: &BookLine, flavour: FenFlavour) {
     push_epd_fields(out, &line.position, flavour);
     let pos = &line.position;
     let _ = write!(out, " hmvc {}; fmvn {};", pos.halfmoves(), pos.fullmoves());
@@ -58,7 +58,7 @@ pub fn push_epd(out: &mut String, line: &Line, flavour: FenFlavour) {
 }
 
 /// The start's FEN, from the table of the 960 when it is one of them.
-pub fn push_start_fen(out: &mut String, line: &Line, flavour: FenFlavour) {
+pub fn push_start_fen(out: &mut String, line: &BookLine, flavour: FenFlavour) {
     match line.start.start {
         Some(start) if !start.is_double() => out.push_str(cached_fen(start.white.sp(), flavour)),
         _ => push_fen(out, &line.start.position, flavour),
@@ -75,7 +75,7 @@ mod tests {
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Color};
 
-    fn line_after(sp: u32, moves: &[&str]) -> Line {
+    fn line_after(sp: u32, moves: &[&str]) -> BookLine {
         let start = StartPosition::from_sp(sp).unwrap();
         let mut pos: Chess = start.to_chess();
         let mut played = Vec::new();
@@ -84,7 +84,7 @@ mod tests {
             pos.play_unchecked(mv);
             played.push(mv);
         }
-        Line {
+        BookLine {
             index: 0,
             start: Start {
                 position: start.to_chess(),

@@ -22,27 +22,48 @@ pub struct EvalWindow {
     pub hi: i64,
 }
 
-impl FromStr for EvalWindow {
-    type Err = String;
+/// Why an `--eval-window` value was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--eval-window '{text}': {fault} (write A..B in centipawns, e.g. -50..50)")]
+pub struct EvalWindowError {
+    pub text: String,
+    pub fault: WindowFault,
+}
 
-    fn from_str(s: &str) -> Result<EvalWindow, String> {
-        let bad = |why: &str| {
-            format!("--eval-window '{s}': {why} (write A..B in centipawns, e.g. -50..50)")
+/// What is wrong with an `--eval-window` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WindowFault {
+    #[error("no '..'")]
+    NoDots,
+    /// `A` or `B`.
+    #[error("{0} is not a whole number")]
+    NotANumber(char),
+    #[error("A is greater than B")]
+    Reversed,
+    #[error("beyond ±100000")]
+    TooFar,
+}
+
+impl FromStr for EvalWindow {
+    type Err = EvalWindowError;
+
+    fn from_str(s: &str) -> Result<EvalWindow, EvalWindowError> {
+        let bad = |fault| EvalWindowError {
+            text: s.to_string(),
+            fault,
         };
-        let (a, b) = s.split_once("..").ok_or_else(|| bad("no '..'"))?;
-        let lo: i64 = a
-            .trim()
-            .parse()
-            .map_err(|_| bad("A is not a whole number"))?;
-        let hi: i64 = b
-            .trim()
-            .parse()
-            .map_err(|_| bad("B is not a whole number"))?;
+        let (a, b) = s.split_once("..").ok_or(bad(WindowFault::NoDots))?;
+        let bound = |t: &str, name| {
+            t.trim()
+                .parse::<i64>()
+                .map_err(|_| bad(WindowFault::NotANumber(name)))
+        };
+        let (lo, hi) = (bound(a, 'A')?, bound(b, 'B')?);
         if lo > hi {
-            return Err(bad("A is greater than B"));
+            return Err(bad(WindowFault::Reversed));
         }
         if lo.unsigned_abs() > 100_000 || hi.unsigned_abs() > 100_000 {
-            return Err(bad("beyond ±100000"));
+            return Err(bad(WindowFault::TooFar));
         }
         Ok(EvalWindow { lo, hi })
     }
@@ -180,7 +201,12 @@ mod tests {
         );
         assert!("50..-50".parse::<EvalWindow>().is_err());
         assert!("-50".parse::<EvalWindow>().is_err());
-        assert!("a..b".parse::<EvalWindow>().is_err());
+        let err = "a..b".parse::<EvalWindow>().unwrap_err();
+        assert_eq!(err.fault, WindowFault::NotANumber('A'));
+        assert!(
+            err.to_string()
+                .starts_with("--eval-window 'a..b': A is not")
+        );
     }
 
     #[test]

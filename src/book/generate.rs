@@ -78,7 +78,7 @@ pub struct BookPlan {
 
 /// A candidate line: where it started, the moves played, where it ended.
 #[derive(Clone, Debug)]
-pub struct Line {
+pub struct BookLine {
     pub index: u64,
     pub start: Start,
     pub moves: Vec<Move>,
@@ -86,9 +86,9 @@ pub struct Line {
     pub eval: Option<Eval>,
 }
 
-impl Line {
-    fn new(index: u64, start: Start) -> Line {
-        Line {
+impl BookLine {
+    fn new(index: u64, start: Start) -> BookLine {
+        BookLine {
             index,
             position: start.position.clone(),
             start,
@@ -138,7 +138,7 @@ pub enum BookError {
 }
 
 /// Receives each kept line of the shard with its rank.
-pub type Sink<'a> = dyn FnMut(u64, &Line) -> io::Result<()> + 'a;
+pub type Sink<'a> = dyn FnMut(u64, &BookLine) -> io::Result<()> + 'a;
 
 /// Makes the book: every kept line of the plan's shard goes to `sink`, in
 /// rank order; `progress` sees the tally now and then. Stops early, with
@@ -183,7 +183,12 @@ struct Judge<'a> {
 impl Judge<'_> {
     /// Judges the next candidate; `rules` is the rules' verdict on its last
     /// position, `key` that position's key.
-    fn judge(&mut self, line: &Line, rules: Option<DropReason>, key: u64) -> Result<(), BookError> {
+    fn judge(
+        &mut self,
+        line: &BookLine,
+        rules: Option<DropReason>,
+        key: u64,
+    ) -> Result<(), BookError> {
         self.tally.candidates += 1;
         let verdict = rules
             .or_else(|| (!self.seen.insert(key)).then_some(DropReason::Duplicate))
@@ -242,7 +247,7 @@ impl Judge<'_> {
 /// Plays the plies of `line` (already reset to its start); returns the
 /// rules' verdict on the last position.
 fn play_line(
-    line: &mut Line,
+    line: &mut BookLine,
     rng: &mut ChaCha8Rng,
     plan: &BookPlan,
     mut engine: Option<&mut BookEngine>,
@@ -283,7 +288,7 @@ fn run_inline(mut starts: StartStream, mut judge: Judge) -> Result<Generated, Bo
     let plan = judge.plan;
     let rngs = LineRngs::new(plan.seed);
     let mut rng = rngs.line(0);
-    let mut line = Line::new(0, starts.next_start());
+    let mut line = BookLine::new(0, starts.next_start());
     let mut first = true;
     let mut index = 0u64;
     loop {
@@ -313,7 +318,7 @@ struct Job {
 
 /// A worker's answer: the played line with the rules' verdict and key.
 struct Done {
-    line: Line,
+    line: BookLine,
     rules: Option<DropReason>,
     key: u64,
 }
@@ -451,7 +456,7 @@ fn play_engine_line(
     rng: &mut ChaCha8Rng,
     job: Job,
 ) -> Result<Done, BookEngineError> {
-    let mut line = Line::new(job.index, job.start);
+    let mut line = BookLine::new(job.index, job.start);
     shop.rngs.for_line(job.index, rng);
     engine.new_line()?;
     let rules = play_line(&mut line, rng, shop.plan, Some(engine))?;

@@ -33,4 +33,4 @@ pub mod shard;
 pub mod starts;
 pub mod unique;
 
-pub use generate::{BookError, BookPlan, Generated, Line, MoveChoice, Stop, generate};
+pub use generate::{BookError, BookLine, BookPlan, Generated, MoveChoice, Stop, generate};

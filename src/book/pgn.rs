@@ -20,14 +20,14 @@
 use std::fmt::Write as _;
 
 use super::filter::EvalView;
-use super::generate::Line;
+use super::generate::BookLine;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 
 /// The `[Variant]` of a book game: the name cutechess-cli reads.
 pub const VARIANT: &str = "fischerandom";
 
 /// Appends the PGN game of `line` (rank `rank`, ending with a blank line).
-pub fn push_pgn(out: &mut String, rank: u64, line: &Line) {
+pub fn push_pgn(out: &mut String, rank: u64, line: &BookLine) {
     let comment = line.eval.map(|eval| {
         let info = MoveInfo {
             score: Some(eval.score),

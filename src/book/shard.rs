@@ -37,16 +37,43 @@ impl Shard {
     }
 }
 
-impl FromStr for Shard {
-    type Err = String;
+/// Why a `--shard` value was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--shard '{text}': {fault} (write i/n, 1 <= i <= n, e.g. 1/4)")]
+pub struct ShardError {
+    pub text: String,
+    pub fault: ShardFault,
+}
 
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = |why: &str| format!("--shard '{s}': {why} (write i/n, 1 <= i <= n, e.g. 1/4)");
-        let (i, n) = s.split_once('/').ok_or_else(|| bad("no '/'"))?;
-        let index: u64 = i.trim().parse().map_err(|_| bad("i is not a number"))?;
-        let of: u64 = n.trim().parse().map_err(|_| bad("n is not a number"))?;
+/// What is wrong with a `--shard` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShardFault {
+    #[error("no '/'")]
+    NoSlash,
+    /// `i` or `n`.
+    #[error("{0} is not a number")]
+    NotANumber(char),
+    #[error("out of range")]
+    OutOfRange,
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = |fault| ShardError {
+            text: s.to_string(),
+            fault,
+        };
+        let (i, n) = s.split_once('/').ok_or(bad(ShardFault::NoSlash))?;
+        let number = |t: &str, name| {
+            t.trim()
+                .parse::<u64>()
+                .map_err(|_| bad(ShardFault::NotANumber(name)))
+        };
+        let (index, of) = (number(i, 'i')?, number(n, 'n')?);
         if of == 0 || index == 0 || index > of {
-            return Err(bad("out of range"));
+            return Err(bad(ShardFault::OutOfRange));
         }
         Ok(Shard { index, of })
     }
@@ -85,6 +112,12 @@ mod tests {
         assert_eq!("2/4".parse::<Shard>().unwrap(), Shard { index: 2, of: 4 });
         for bad in ["0/4", "5/4", "1/0", "x/2", "3"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+        for (text, fault) in [
+            ("3/2", ShardFault::OutOfRange),
+            ("1/x", ShardFault::NotANumber('n')),
+        ] {
+            assert_eq!(text.parse::<Shard>().unwrap_err().fault, fault);
         }
     }
 }

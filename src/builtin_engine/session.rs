@@ -21,9 +21,9 @@ use super::moves::{format_line, format_move, notation_for};
 use super::search::{Decision, Iteration, MAX_PLY, SearchLimits, position_hash};
 use super::time::GoClock;
 use super::tt;
-use crate::notation::castling::{CastlingNotation, parse_move};
-use crate::notation::fen::parse_position;
-use crate::uci::GoParams;
+use crate::notation::castling::{CastlingNotation, MoveError, parse_move};
+use crate::notation::fen::{FenError, parse_position};
+use crate::uci::{GoParams, PositionBase, PositionCommand, PositionError};
 
 /// Work for the search thread.
 #[derive(Clone, Debug)]
@@ -134,7 +134,7 @@ impl EngineSession {
             "ucinewgame" => Vec::new(), // each search starts afresh anyway
             "debug" | "register" | "ponderhit" => Vec::new(),
             "setoption" => self.setoption(args),
-            "position" => self.position(args),
+            "position" => self.position(line),
             "go" => self.go(line),
             "stop" => {
                 if self.busy() {
@@ -187,14 +187,16 @@ impl EngineSession {
         }
     }
 
-    fn position(&mut self, args: &[&str]) -> Vec<EngineEffect> {
-        match parse_position_command(args) {
+    fn position(&mut self, line: &str) -> Vec<EngineEffect> {
+        match parse_position_command(line) {
             Ok((position, history)) => {
                 self.position = position;
                 self.history = history;
                 Vec::new()
             }
-            Err(reason) => vec![info(format!("{reason}; keeping the previous position"))],
+            Err(e) => vec![info(format!(
+                "position: {e}; keeping the previous position"
+            ))],
         }
     }
 
@@ -255,32 +257,35 @@ impl EngineSession {
     }
 }
 
-/// Reads `startpos | fen <fields> [moves ...]` into the position and the
-/// hashes of the positions before it.
-pub fn parse_position_command(args: &[&str]) -> Result<(Chess, Vec<u64>), String> {
-    let moves_at = args.iter().position(|t| *t == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&args[..i], &args[i + 1..]),
-        None => (args, &args[args.len()..]),
+/// Why a `position` command was refused (the engine keeps its position).
+#[derive(Debug, thiserror::Error)]
+pub enum PositionCommandError {
+    #[error(transparent)]
+    Syntax(#[from] PositionError),
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    #[error("move {index} {source}")]
+    Move { index: usize, source: MoveError },
+}
+
+/// Reads a `position` line (through [`PositionCommand`], the one reader of
+/// the command) into the position and the hashes of the positions before
+/// it.
+pub fn parse_position_command(line: &str) -> Result<(Chess, Vec<u64>), PositionCommandError> {
+    let command = PositionCommand::parse(line)?;
+    let mut position = match &command.base {
+        PositionBase::StartPos => start_position(),
+        PositionBase::Fen(fen) => parse_position(fen)?,
     };
-    let mut position = match setup.split_first() {
-        Some((&"startpos", [])) => start_position(),
-        Some((&"startpos", extra)) => {
-            return Err(format!(
-                "position: unexpected '{}' after startpos",
-                extra.join(" ")
-            ));
-        }
-        Some((&"fen", fields)) if !fields.is_empty() => {
-            parse_position(&fields.join(" ")).map_err(|e| format!("position: {e}"))?
-        }
-        Some((&"fen", _)) => return Err("position: 'fen' needs a FEN".to_string()),
-        _ => return Err("position: expected 'startpos' or 'fen <FEN>'".to_string()),
-    };
-    let mut history = Vec::with_capacity(moves.len());
-    for (i, token) in moves.iter().enumerate() {
-        let m = parse_move(&position, token, CastlingNotation::KingTakesRook)
-            .map_err(|e| format!("position: move {} {e}", i + 1))?;
+    let mut history = Vec::with_capacity(command.moves.len());
+    for (i, token) in command.moves.iter().enumerate() {
+        let m =
+            parse_move(&position, token, CastlingNotation::KingTakesRook).map_err(|source| {
+                PositionCommandError::Move {
+                    index: i + 1,
+                    source,
+                }
+            })?;
         history.push(position_hash(&position));
         position.play_unchecked(m);
     }
@@ -433,7 +438,8 @@ mod tests {
     fn chess960_position_with_castle_in_either_notation() {
         let fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
         // Clear the path between king f1 and rook g1 is already clear: O-O.
-        let (pos, history) = parse_position_command(&["fen", fen, "moves", "f1g1"]).unwrap();
+        let (pos, history) =
+            parse_position_command(&format!("position fen {fen} moves f1g1")).unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(
             pos.board().king_of(shakmaty::Color::White),

@@ -22,9 +22,10 @@ use crate::book::pgn::push_pgn;
 use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
 use crate::book::starts::StartSpec;
-use crate::book::{BookError, BookPlan, Line, MoveChoice, Stop, generate};
+use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::notation::fen::FenFlavour;
 use crate::platform::interrupt;
+use crate::tournament::openings::BookFormat;
 use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
@@ -108,14 +109,6 @@ pub enum Moves {
     Random,
     /// Among the engine's MultiPV moves within --margin of its best.
     Engine,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BookFormat {
-    /// One position a line, with opcodes (hmvc, fmvn, ce, acd, c0, c1).
-    Epd,
-    /// One game a position: the moves from the start.
-    Pgn,
 }
 
 /// The flags checked and turned into a plan.
@@ -229,7 +222,7 @@ struct Output {
 }
 
 impl Output {
-    fn push(&mut self, rank: u64, line: &Line) -> io::Result<()> {
+    fn push(&mut self, rank: u64, line: &BookLine) -> io::Result<()> {
         match self.format {
             BookFormat::Epd => push_epd(&mut self.text, line, self.flavour),
             BookFormat::Pgn => push_pgn(&mut self.text, rank, line),
@@ -290,7 +283,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         // see it; random books go out in large writes.
         each_line: plan.engine.is_some(),
     };
-    let mut sink = |rank: u64, line: &Line| output.push(rank, line);
+    let mut sink = |rank: u64, line: &BookLine| output.push(rank, line);
 
     let bar = progress_bar(plan.count);
     let mut progress = |tally: &Tally| {

@@ -13,7 +13,8 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::tournament::config::{
-    self, ConfigError, TournamentConfig, parse_draw, parse_openings, parse_resign, parse_sprt,
+    self, TournamentConfig, TournamentConfigError, parse_draw, parse_openings, parse_resign,
+    parse_sprt,
 };
 use crate::tournament::runner::Ended;
 use crate::tournament::schedule::TournamentKind;
@@ -118,7 +119,7 @@ pub struct MatchArgs {
 }
 
 /// The flags as a config (every field the flags leave out stays `None`).
-fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
+fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigError> {
     let argv: Vec<String> = std::env::args().collect();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
@@ -127,7 +128,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
     let st = match &args.st {
         Some(s) => Some(
             crate::seconds::parse_positive(s)
-                .map_err(|e| ConfigError::BadFlag {
+                .map_err(|e| TournamentConfigError::BadFlag {
                     flag: "--st",
                     value: s.clone(),
                     reason: e.to_string(),
@@ -137,16 +138,13 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
         None => None,
     };
     let castling = match &args.castling {
-        Some(c) => {
-            Some(
-                c.parse()
-                    .map_err(|e: crate::keyword::UnknownWord| ConfigError::BadFlag {
-                        flag: "--castling",
-                        value: c.clone(),
-                        reason: e.to_string(),
-                    })?,
-            )
-        }
+        Some(c) => Some(c.parse().map_err(|e: crate::keyword::UnknownWord| {
+            TournamentConfigError::BadFlag {
+                flag: "--castling",
+                value: c.clone(),
+                reason: e.to_string(),
+            }
+        })?),
         None => None,
     };
     Ok(TournamentConfig {
@@ -178,7 +176,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, ConfigError> {
     })
 }
 
-fn settings(args: &MatchArgs) -> Result<config::Settings, ConfigError> {
+fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, TournamentConfigError> {
     let file = match &args.config {
         Some(path) => TournamentConfig::from_toml_file(path)?,
         None => TournamentConfig::default(),

@@ -122,7 +122,7 @@ pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
         (Some(_), None) => super::seed_or_announce(None),
         _ => 0,
     };
-    crate::proxy::run::run(&cmd, &settings, fallback)
+    Ok(crate::proxy::run::run(&cmd, &settings, fallback)?)
 }
 
 /// `uci960` with no arguments and stdin not a terminal: a GUI that passes

@@ -375,7 +375,7 @@ pub fn run(
         reports.push(if let Some(Stop(reason)) = &run.stop {
             CheckReport::skipped(check, format!("not run: {reason}"))
         } else if let Err(why) = &perft {
-            CheckReport::skipped(check, why.clone())
+            CheckReport::skipped(check, why.to_string())
         } else if check == CheckName::PerftDfrc && options.skip_dfrc {
             CheckReport::skipped(check, "DFRC positions left out (--skip-dfrc)")
         } else {

@@ -14,6 +14,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::answer::castle_notations;
 use super::diagnosis::{self, Diagnosis};
+use super::driver::DriverError;
 use super::perft::{Divide, compare, reference_divide};
 use super::perft_sets::Labelled;
 use super::report::{CheckName, CheckReport, Failure};
@@ -125,10 +126,23 @@ fn castling_bug(d: Diagnosis) -> bool {
     )
 }
 
+/// Why the perft checks are skipped (their reason in the report).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(super) enum NoPerft {
+    #[error("perft not wanted")]
+    NotWanted,
+    #[error(
+        "the engine does not answer `go perft N` with a divide (Stockfish's `move: count` lines)"
+    )]
+    NoDivide,
+    #[error("`go perft 1` failed: {0}")]
+    Failed(DriverError),
+}
+
 impl Run<'_> {
-    /// Whether the engine answers `go perft 1` with a divide: `Ok`, or the
-    /// reason the perft checks are skipped.
-    pub(super) fn probe_perft(&mut self, material: &super::suite::Material) -> Result<(), String> {
+    /// Whether the engine answers `go perft 1` with a divide: `Ok`, or why
+    /// the perft checks are skipped.
+    pub(super) fn probe_perft(&mut self, material: &super::suite::Material) -> Result<(), NoPerft> {
         let wanted = [
             CheckName::PerftStart,
             CheckName::PerftMidgame,
@@ -138,7 +152,7 @@ impl Run<'_> {
         .into_iter()
         .any(|c| self.options.wants(c));
         if !wanted {
-            return Err("perft not wanted".into());
+            return Err(NoPerft::NotWanted);
         }
         let probe = material
             .starts
@@ -147,8 +161,8 @@ impl Run<'_> {
             .unwrap_or_else(|| "position startpos".into());
         match self.engine(|d| d.perft(&probe, 1)) {
             Ok(Some(_)) => Ok(()),
-            Ok(None) => Err("the engine does not answer `go perft N` with a divide (Stockfish's `move: count` lines)".into()),
-            Err(err) => Err(format!("`go perft 1` failed: {err}")),
+            Ok(None) => Err(NoPerft::NoDivide),
+            Err(err) => Err(NoPerft::Failed(err)),
         }
     }
 

@@ -86,7 +86,7 @@ pub struct StartError {
 
 /// Why a config file cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub enum ProxyConfigError {
     #[error(transparent)]
     File(#[from] FileError),
     #[error("config '{path}': {error}")]
@@ -158,9 +158,9 @@ pub struct ProxySection {
 
 impl ProxyConfig {
     /// Reads and checks a config file.
-    pub fn load(path: &Path) -> Result<ProxyConfig, ConfigError> {
+    pub fn load(path: &Path) -> Result<ProxyConfig, ProxyConfigError> {
         let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
-        ProxyConfig::parse(&text).map_err(|error| ConfigError::Toml {
+        ProxyConfig::parse(&text).map_err(|error| ProxyConfigError::Toml {
             path: path.to_path_buf(),
             error,
         })

@@ -152,7 +152,7 @@ mod tests {
         Lookup {
             env: None,
             argv0: argv0.into(),
-            path_var: Some("/usr/bin:/opt/chess".into()),
+            path_var: std::env::join_paths(["/usr/bin", "/opt/chess"]).ok(),
             current_exe: Some("/opt/uci960/uci960".into()),
             cwd: "/home/u/games".into(),
         }
@@ -160,6 +160,16 @@ mod tests {
 
     fn paths(v: &[&str]) -> Vec<PathBuf> {
         v.iter().map(PathBuf::from).collect()
+    }
+
+    /// How a message shows a path built by joining its file name to its
+    /// directory (`\` before the name on Windows).
+    fn shown(path: &str) -> String {
+        let path = Path::new(path);
+        match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) => dir.join(name).display().to_string(),
+            _ => path.display().to_string(),
+        }
     }
 
     #[test]
@@ -204,8 +214,8 @@ mod tests {
         let found = l.find(|p| p.ends_with("uci960.toml"));
         assert_eq!(found.unwrap(), PathBuf::from("/opt/uci960/uci960.toml"));
         let err = l.find(|_| false).unwrap_err().to_string();
-        assert!(err.contains("/opt/chess/sf960.toml"), "{err}");
-        assert!(err.contains("/home/u/games/uci960.toml"), "{err}");
+        assert!(err.contains(&shown("/opt/chess/sf960.toml")), "{err}");
+        assert!(err.contains(&shown("/home/u/games/uci960.toml")), "{err}");
         assert!(err.contains(ENV_VAR), "{err}");
         let l = Lookup {
             env: Some("/nope.toml".into()),

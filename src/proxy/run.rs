@@ -19,14 +19,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-
 use super::config::Settings;
 use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
 use crate::platform::{self, ReadOutcome, Relay, Side, Want, interrupt};
-use crate::uci_client::lines::{Line, LineBuffer, MAX_LINE};
+use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::uci_client::{EngineCommand, EngineProcess, SpawnOptions};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
@@ -258,6 +256,19 @@ impl Io {
     }
 }
 
+/// What stops the proxy before its loop can run, or breaks the loop.
+#[derive(Debug, thiserror::Error)]
+pub enum ProxyError {
+    #[error("cannot install the signal handlers: {0}")]
+    Signals(io::Error),
+    #[error("the engine was started without pipes to talk to")]
+    NoEnginePipes,
+    #[error("cannot set up the engine's pipes: {0}")]
+    EnginePipes(io::Error),
+    #[error("waiting for the GUI and the engine failed: {0}")]
+    Wait(io::Error),
+}
+
 /// Runs the proxy until the GUI quits (exit 0), the engine ends (exit 1)
 /// or a signal arrives (exit 128 + signal). `fallback_seed` is used when
 /// no seed is set.
@@ -269,9 +280,9 @@ pub fn run(
     cmd: &EngineCommand,
     settings: &Settings,
     fallback_seed: u64,
-) -> anyhow::Result<ExitCode> {
+) -> Result<ExitCode, ProxyError> {
     // Signals first, so that none is missed between spawn and the loop.
-    interrupt::install(None).context("cannot install signal handlers")?;
+    interrupt::install(None).map_err(ProxyError::Signals)?;
 
     let spawned = EngineProcess::spawn_with(
         cmd,
@@ -285,8 +296,8 @@ pub fn run(
         // The GUI is shown why (see `failed_start`).
         Err(e) => return Ok(failed_start::run(&e.to_string(), &[], ExitCode::from(3))),
     };
-    let (stdin, stdout) = engine.take_pipes().context("engine pipes")?;
-    let relay = Relay::new(stdin, stdout).context("engine pipes")?;
+    let (stdin, stdout) = engine.take_pipes().ok_or(ProxyError::NoEnginePipes)?;
+    let relay = Relay::new(stdin, stdout).map_err(ProxyError::EnginePipes)?;
     let mut io = Io {
         relay,
         engine,
@@ -335,7 +346,7 @@ pub fn run(
         let ready = io
             .relay
             .wait(io.want(), timeout)
-            .context("waiting for input")?;
+            .map_err(ProxyError::Wait)?;
         if let Some(sig) = ready.signal {
             io.note(&format!("signal {sig}"), false);
             let _ = io.flush();
@@ -360,13 +371,13 @@ pub fn run(
                 let line = if ended { buf.finish() } else { buf.next_line() };
                 let line = match line {
                     None => break,
-                    Some(Line::TooLong { limit }) => {
+                    Some(StreamLine::TooLong { limit }) => {
                         let text = format!("engine line longer than {limit} bytes skipped");
                         io.write_gui(format!("info string uci960: {text}").as_bytes());
                         io.note(&text, true);
                         continue;
                     }
-                    Some(Line::Complete(line)) => line,
+                    Some(StreamLine::Complete(line)) => line,
                 };
                 io.log(Direction::EngineToProxy, line);
                 session.from_engine(line, &mut out);
@@ -407,11 +418,11 @@ pub fn run(
                 let line = if ended { buf.finish() } else { buf.next_line() };
                 let line = match line {
                     None => break,
-                    Some(Line::TooLong { limit }) => {
+                    Some(StreamLine::TooLong { limit }) => {
                         io.note(&format!("GUI line longer than {limit} bytes skipped"), true);
                         continue;
                     }
-                    Some(Line::Complete(line)) => line,
+                    Some(StreamLine::Complete(line)) => line,
                 };
                 io.log(Direction::GuiToProxy, line);
                 session.from_gui(line, &mut out);

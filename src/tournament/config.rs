@@ -1,8 +1,8 @@
 //! The tournament's settings: one type, [`TournamentConfig`], filled from a
 //! TOML file and from command-line flags alike (every field optional; the
 //! flags win field by field, [`TournamentConfig::over`]), checked once by
-//! [`TournamentConfig::validate`] into [`Settings`] with typed errors that
-//! name the flag and the value (usage errors, exit 2).
+//! [`TournamentConfig::validate`] into [`TournamentSettings`] with typed
+//! errors that name the flag and the value (usage errors, exit 2).
 //!
 //! The `KEY=VALUE` token lists of the command line (`--engine`, `--draw`,
 //! `--resign`, `--sprt`, `--openings`) are parsed here too, into the same
@@ -68,7 +68,7 @@ pub struct TournamentConfig {
 
 /// A setting that cannot be used (usage error, exit 2).
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub enum TournamentConfigError {
     #[error("{flag}: '{token}' is not KEY=VALUE")]
     NotKeyValue { flag: &'static str, token: String },
     #[error("{flag}: unknown key '{key}' (expected {expected})")]
@@ -122,8 +122,13 @@ pub enum ConfigError {
     StartAndOpenings,
 }
 
-fn bad(flag: &'static str, key: &str, value: &str, reason: impl Into<String>) -> ConfigError {
-    ConfigError::BadValue {
+fn bad(
+    flag: &'static str,
+    key: &str,
+    value: &str,
+    reason: impl Into<String>,
+) -> TournamentConfigError {
+    TournamentConfigError::BadValue {
         flag,
         key: key.to_string(),
         value: value.to_string(),
@@ -137,16 +142,18 @@ fn key_values<'a>(
     tokens: &'a [String],
     keys: &'static [&'static str],
     expected: &'static str,
-) -> Result<Vec<(&'a str, &'a str)>, ConfigError> {
+) -> Result<Vec<(&'a str, &'a str)>, TournamentConfigError> {
     tokens
         .iter()
         .map(|t| {
-            let (k, v) = t.split_once('=').ok_or_else(|| ConfigError::NotKeyValue {
-                flag,
-                token: t.clone(),
-            })?;
+            let (k, v) = t
+                .split_once('=')
+                .ok_or_else(|| TournamentConfigError::NotKeyValue {
+                    flag,
+                    token: t.clone(),
+                })?;
             if !keys.contains(&k) {
-                return Err(ConfigError::UnknownKey {
+                return Err(TournamentConfigError::UnknownKey {
                     flag,
                     key: k.to_string(),
                     expected,
@@ -162,13 +169,13 @@ fn required<'a>(
     pairs: &[(&str, &'a str)],
     key: &'static str,
     expected: &'static str,
-) -> Result<&'a str, ConfigError> {
+) -> Result<&'a str, TournamentConfigError> {
     pairs
         .iter()
         .rev()
         .find(|(k, _)| *k == key)
         .map(|(_, v)| *v)
-        .ok_or(ConfigError::MissingKey {
+        .ok_or(TournamentConfigError::MissingKey {
             flag,
             key,
             expected,
@@ -176,7 +183,13 @@ fn required<'a>(
 }
 
 /// A whole number in `lo..=hi`.
-fn whole<T>(flag: &'static str, key: &str, value: &str, lo: T, hi: T) -> Result<T, ConfigError>
+fn whole<T>(
+    flag: &'static str,
+    key: &str,
+    value: &str,
+    lo: T,
+    hi: T,
+) -> Result<T, TournamentConfigError>
 where
     T: FromStr + PartialOrd + std::fmt::Display + Copy,
 {
@@ -191,7 +204,7 @@ where
     }
 }
 
-fn number(flag: &'static str, key: &str, value: &str) -> Result<f64, ConfigError> {
+fn number(flag: &'static str, key: &str, value: &str) -> Result<f64, TournamentConfigError> {
     match value.parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
         _ => Err(bad(flag, key, value, "not a number")),
@@ -204,7 +217,7 @@ const SPRT_KEYS: &str = "elo0= elo1= alpha= beta=";
 const OPENINGS_KEYS: &str = "file= format=epd|pgn order=sequential|random plies=N";
 
 /// `--draw movenumber=N movecount=N score=CP`.
-pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, ConfigError> {
+pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, TournamentConfigError> {
     let kv = key_values(
         "--draw",
         tokens,
@@ -221,7 +234,7 @@ pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, ConfigError> {
 }
 
 /// `--resign movecount=N score=CP`.
-pub fn parse_resign(tokens: &[String]) -> Result<ResignRule, ConfigError> {
+pub fn parse_resign(tokens: &[String]) -> Result<ResignRule, TournamentConfigError> {
     let kv = key_values("--resign", tokens, &["movecount", "score"], RESIGN_KEYS)?;
     let get = |k| required("--resign", &kv, k, RESIGN_KEYS);
     Ok(ResignRule {
@@ -231,14 +244,14 @@ pub fn parse_resign(tokens: &[String]) -> Result<ResignRule, ConfigError> {
 }
 
 /// `--sprt elo0= elo1= alpha= beta=`.
-pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, ConfigError> {
+pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, TournamentConfigError> {
     let kv = key_values(
         "--sprt",
         tokens,
         &["elo0", "elo1", "alpha", "beta"],
         SPRT_KEYS,
     )?;
-    let get = |k: &'static str| -> Result<f64, ConfigError> {
+    let get = |k: &'static str| -> Result<f64, TournamentConfigError> {
         number("--sprt", k, required("--sprt", &kv, k, SPRT_KEYS)?)
     };
     Ok(Sprt {
@@ -250,7 +263,7 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, ConfigError> {
 }
 
 /// `--openings file=F format=epd|pgn order=sequential|random plies=N`.
-pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, ConfigError> {
+pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, TournamentConfigError> {
     const F: &str = "--openings";
     let kv = key_values(
         F,
@@ -323,7 +336,7 @@ impl OpeningChoice {
 
 /// Checked settings.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub struct TournamentSettings {
     pub engines: Vec<EngineSpec>,
     pub schedule: Schedule,
     pub concurrency: usize,
@@ -346,20 +359,21 @@ fn limits_of(
     st: Option<f64>,
     nodes: Option<u64>,
     depth: Option<u32>,
-) -> Result<Limits, ConfigError> {
+) -> Result<Limits, TournamentConfigError> {
     let movetime = st
-        .map(|s| crate::seconds::config_key("st", s).map_err(ConfigError::from))
+        .map(|s| crate::seconds::config_key("st", s).map_err(TournamentConfigError::from))
         .transpose()?;
     Ok(Limits {
         tc: tc
             .map(|t| {
-                t.parse().map_err(
-                    |e: crate::game::clock::TimeControlError| ConfigError::BadFlag {
-                        flag: "tc",
-                        value: t.to_string(),
-                        reason: e.to_string(),
-                    },
-                )
+                t.parse()
+                    .map_err(|e: crate::game::clock::TimeControlError| {
+                        TournamentConfigError::BadFlag {
+                            flag: "tc",
+                            value: t.to_string(),
+                            reason: e.to_string(),
+                        }
+                    })
             })
             .transpose()?,
         movetime,
@@ -370,9 +384,11 @@ fn limits_of(
 
 impl TournamentConfig {
     /// Reads a TOML config file.
-    pub fn from_toml_file(path: &std::path::Path) -> Result<TournamentConfig, ConfigError> {
+    pub fn from_toml_file(
+        path: &std::path::Path,
+    ) -> Result<TournamentConfig, TournamentConfigError> {
         let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
-        toml::from_str(&text).map_err(|e| ConfigError::Toml {
+        toml::from_str(&text).map_err(|e| TournamentConfigError::Toml {
             path: path.to_path_buf(),
             message: e.to_string(),
         })
@@ -418,7 +434,7 @@ impl TournamentConfig {
     }
 
     /// Checks everything once.
-    pub fn validate(self) -> Result<Settings, ConfigError> {
+    pub fn validate(self) -> Result<TournamentSettings, TournamentConfigError> {
         let global = limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)?;
         let engine_cfgs = if self.engine.is_empty() {
             vec![EngineConfig::default(), EngineConfig::default()]
@@ -434,7 +450,9 @@ impl TournamentConfig {
         )?;
         let mut engines = Vec::new();
         for (i, e) in engine_cfgs.iter().enumerate() {
-            let cmd = e.command().map_err(|err| ConfigError::Engine(i + 1, err))?;
+            let cmd = e
+                .command()
+                .map_err(|err| TournamentConfigError::Engine(i + 1, err))?;
             let own = limits_of(e.tc.as_deref(), e.st, e.nodes, e.depth)?;
             let mut limits = if own.is_empty() { global } else { own };
             if limits.is_empty() {
@@ -442,10 +460,10 @@ impl TournamentConfig {
             }
             let options = e
                 .option_pairs()
-                .map_err(|err| ConfigError::LineBreak(i + 1, err))?;
+                .map_err(|err| TournamentConfigError::LineBreak(i + 1, err))?;
             if let Some(name) = &e.name {
                 crate::uci::single_line(&format!("engine {} name", i + 1), name)
-                    .map_err(|err| ConfigError::LineBreak(i + 1, err))?;
+                    .map_err(|err| TournamentConfigError::LineBreak(i + 1, err))?;
             }
             engines.push(EngineSpec {
                 name: e.name.clone().unwrap_or_default(),
@@ -458,7 +476,7 @@ impl TournamentConfig {
         if let Some(s) = &self.sprt {
             s.validate()?;
             if engines.len() > 2 && kind == TournamentKind::RoundRobin {
-                return Err(ConfigError::SprtUndefined(engines.len()));
+                return Err(TournamentConfigError::SprtUndefined(engines.len()));
             }
         }
         if let Some(d) = &self.draw {
@@ -476,7 +494,7 @@ impl TournamentConfig {
         let random_plies = self.random_plies.unwrap_or(0);
         check_flag("--random-plies", random_plies, 0, 1000)?;
         let openings = match (self.openings, self.start) {
-            (Some(_), Some(_)) => return Err(ConfigError::StartAndOpenings),
+            (Some(_), Some(_)) => return Err(TournamentConfigError::StartAndOpenings),
             (Some(spec), None) => OpeningChoice::Book { spec, random_plies },
             (None, start) => OpeningChoice::Generated {
                 method: start.as_deref().unwrap_or("random").parse()?,
@@ -489,7 +507,7 @@ impl TournamentConfig {
             Some(t) => crate::seconds::config_key("timeout", t)?,
             None => Duration::from_secs(30),
         };
-        Ok(Settings {
+        Ok(TournamentSettings {
             engines,
             schedule,
             concurrency,
@@ -519,7 +537,7 @@ fn check_range<T: PartialOrd + std::fmt::Display>(
     v: T,
     lo: T,
     hi: T,
-) -> Result<(), ConfigError> {
+) -> Result<(), TournamentConfigError> {
     if v < lo || v > hi {
         return Err(bad(
             flag,
@@ -536,9 +554,9 @@ fn check_flag<T: PartialOrd + std::fmt::Display>(
     v: T,
     lo: T,
     hi: T,
-) -> Result<(), ConfigError> {
+) -> Result<(), TournamentConfigError> {
     if v < lo || v > hi {
-        return Err(ConfigError::BadFlag {
+        return Err(TournamentConfigError::BadFlag {
             flag,
             value: v.to_string(),
             reason: format!("expected a whole number from {lo} to {hi}"),
@@ -644,7 +662,7 @@ mod tests {
         };
         assert!(matches!(
             three(TournamentKind::RoundRobin).validate(),
-            Err(ConfigError::SprtUndefined(3))
+            Err(TournamentConfigError::SprtUndefined(3))
         ));
         assert!(three(TournamentKind::Gauntlet).validate().is_ok());
         let one = TournamentConfig {

@@ -43,7 +43,9 @@ pub struct Opening {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum BookFormat {
+    /// One position a line, with opcodes (hmvc, fmvn, ce, acd, c0, c1).
     Epd,
+    /// One game a position: the moves from the start.
     Pgn,
 }
 

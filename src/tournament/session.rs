@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::config::{OpeningChoice, Settings};
+use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, PgnWriter, Progress, write_json};
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, SetupError, StopSignal};
@@ -69,13 +69,13 @@ pub struct Report {
 }
 
 /// The state file: `--state`, else next to the PGN.
-pub fn state_path(s: &Settings) -> Option<PathBuf> {
+pub fn state_path(s: &TournamentSettings) -> Option<PathBuf> {
     s.state
         .clone()
         .or_else(|| s.pgn.as_deref().map(state::default_path))
 }
 
-fn opening_source(s: &Settings, seed: u64) -> Result<OpeningSource, OpeningError> {
+fn opening_source(s: &TournamentSettings, seed: u64) -> Result<OpeningSource, OpeningError> {
     match &s.openings {
         OpeningChoice::Generated {
             method,
@@ -98,7 +98,7 @@ pub struct DryRun {
 
 /// Walks the whole schedule, drawing every opening, without engines
 /// (memory stays constant: the schedule and openings are streams).
-pub fn dry_run(s: &Settings, seed: u64) -> Result<DryRun, TournamentError> {
+pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentError> {
     let feed = Feed::new(
         s.schedule.clone(),
         BTreeSet::new(),
@@ -131,7 +131,7 @@ pub fn dry_run(s: &Settings, seed: u64) -> Result<DryRun, TournamentError> {
 }
 
 /// What must match for `--resume`.
-fn identity(s: &Settings, names: &[String], seed: u64) -> serde_json::Value {
+fn identity(s: &TournamentSettings, names: &[String], seed: u64) -> serde_json::Value {
     let sch: &Schedule = &s.schedule;
     serde_json::json!({
         "engines": names,
@@ -253,7 +253,7 @@ fn restore_pgn(
 /// Runs the tournament. `seed` is used when neither the settings nor the
 /// state file give one. `log` receives notes for stderr.
 pub fn run(
-    s: Settings,
+    s: TournamentSettings,
     opts: Options,
     fresh_seed: u64,
     signal: Arc<AtomicBool>,

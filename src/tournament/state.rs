@@ -138,6 +138,8 @@ mod tests {
     #[test]
     fn round_trip_and_atomic_replace() {
         let dir = std::env::temp_dir().join(format!("uci960-state-{}", std::process::id()));
+        // Pids repeat across runs (under wine they are small numbers): start clean.
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("t.state.json");
         assert!(State::load(&path).unwrap().is_none());
@@ -162,5 +164,6 @@ mod tests {
         std::fs::write(&path, "{\"version\": 1").unwrap();
         let err = State::load(&path).unwrap_err().to_string();
         assert!(err.contains("damaged"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -27,7 +27,7 @@ pub struct PositionCommand {
 pub enum PositionError {
     #[error("not a position command")]
     NotPosition,
-    #[error("position needs 'startpos' or 'fen', found '{0}'")]
+    #[error("expected 'startpos' or 'fen <FEN>' after 'position', found '{0}'")]
     NoBase(String),
     #[error("position fen has no FEN")]
     EmptyFen,

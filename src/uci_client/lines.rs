@@ -2,15 +2,15 @@
 //! sans-IO (bytes in, lines out), used by the engine client and the proxy.
 //!
 //! ```
-//! use uci960::uci_client::lines::{Line, LineBuffer};
+//! use uci960::uci_client::lines::{StreamLine, LineBuffer};
 //! let mut lines = LineBuffer::new(16);
 //! let spare = lines.spare();
 //! spare[..11].copy_from_slice(b"uciok\r\nid n");
 //! lines.commit(11);
-//! assert_eq!(lines.next_line(), Some(Line::Complete(b"uciok\r")));
+//! assert_eq!(lines.next_line(), Some(StreamLine::Complete(b"uciok\r")));
 //! assert_eq!(lines.next_line(), None); // "id n" waits for its end
 //! lines.extend(b"ame X\n");
-//! assert_eq!(lines.next_line(), Some(Line::Complete(b"id name X")));
+//! assert_eq!(lines.next_line(), Some(StreamLine::Complete(b"id name X")));
 //! ```
 //!
 //! The caller reads straight into [`LineBuffer::spare`] (one large `read`
@@ -18,7 +18,7 @@
 //! before the `\n`, so a relay writes back exactly what it read.
 //!
 //! Hostile input is bounded: a line longer than the limit is reported once
-//! ([`Line::TooLong`]) and its bytes are dropped up to its `\n`, so memory
+//! ([`StreamLine::TooLong`]) and its bytes are dropped up to its `\n`, so memory
 //! stays under the limit plus one read. Each byte is scanned for `\n` once,
 //! so splitting is linear in the input however long the lines are.
 
@@ -31,7 +31,7 @@ const CHUNK: usize = 1 << 16;
 
 /// One thing taken out of the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Line<'a> {
+pub enum StreamLine<'a> {
     /// A line without its `\n` (a last line at EOF may lack one).
     Complete(&'a [u8]),
     /// A line passed the limit; it is being skipped up to its `\n`. `limit`
@@ -118,13 +118,13 @@ impl LineBuffer {
     }
 
     /// The next complete line, or a report of an over-long one.
-    pub fn next_line(&mut self) -> Option<Line<'_>> {
+    pub fn next_line(&mut self) -> Option<StreamLine<'_>> {
         let found = self.next_found();
         found.map(|f| self.line(f))
     }
 
     /// At end of stream: the last line if it had no `\n` (then nothing).
-    pub fn finish(&mut self) -> Option<Line<'_>> {
+    pub fn finish(&mut self) -> Option<StreamLine<'_>> {
         let found = match self.next_found() {
             Some(found) => Some(found),
             None => {
@@ -138,10 +138,10 @@ impl LineBuffer {
         found.map(|f| self.line(f))
     }
 
-    fn line(&self, found: Found) -> Line<'_> {
+    fn line(&self, found: Found) -> StreamLine<'_> {
         match found {
-            Found::Line(span) => Line::Complete(&self.buf[span]),
-            Found::TooLong => Line::TooLong {
+            Found::Line(span) => StreamLine::Complete(&self.buf[span]),
+            Found::TooLong => StreamLine::TooLong {
                 limit: self.max_line,
             },
         }
@@ -205,8 +205,8 @@ mod tests {
         let mut out = Vec::new();
         while let Some(l) = b.next_line() {
             out.push(match l {
-                Line::Complete(l) => String::from_utf8_lossy(l).into_owned(),
-                Line::TooLong { limit } => format!("<too long: {limit}>"),
+                StreamLine::Complete(l) => String::from_utf8_lossy(l).into_owned(),
+                StreamLine::TooLong { limit } => format!("<too long: {limit}>"),
             });
         }
         out
@@ -222,7 +222,7 @@ mod tests {
                 b.extend(chunk);
                 got.extend(all(&mut b));
             }
-            if let Some(Line::Complete(l)) = b.finish() {
+            if let Some(StreamLine::Complete(l)) = b.finish() {
                 got.push(String::from_utf8_lossy(l).into_owned());
             }
             assert_eq!(
@@ -293,7 +293,7 @@ mod tests {
         }
         b.extend(b"\n");
         match b.next_line() {
-            Some(Line::Complete(l)) => assert_eq!(l.len(), total),
+            Some(StreamLine::Complete(l)) => assert_eq!(l.len(), total),
             other => panic!("{other:?}"),
         }
         assert!(reads >= 128);

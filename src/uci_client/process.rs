@@ -24,7 +24,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use super::command::EngineCommand;
-use super::lines::{Line, LineBuffer, MAX_LINE};
+use super::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::platform::{self, PipeReader, ProcessGroup, ReadOutcome};
 
 pub use crate::platform::describe_status;
@@ -288,7 +288,7 @@ impl EngineProcess {
                 Stream::Done => return Err(RecvError::Disconnected),
             };
             match line {
-                Some(Line::Complete(bytes)) => {
+                Some(StreamLine::Complete(bytes)) => {
                     return Ok(match out {
                         Some(out) => {
                             out.extend_from_slice(bytes);
@@ -297,7 +297,9 @@ impl EngineProcess {
                         None => EngineEvent::Line(bytes.to_vec()),
                     });
                 }
-                Some(Line::TooLong { limit }) => return Ok(EngineEvent::LineTooLong { limit }),
+                Some(StreamLine::TooLong { limit }) => {
+                    return Ok(EngineEvent::LineTooLong { limit });
+                }
                 None if self.stream == Stream::Ended => {
                     self.stream = Stream::Done;
                     return Ok(EngineEvent::Eof);

@@ -44,17 +44,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// The engine's pid from the mock's pid log (its first line).
-fn logged_pid(log: &std::path::Path) -> u32 {
-    let deadline = std::time::Instant::now() + GUARD;
-    loop {
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        if let Some(pid) = text.lines().next().and_then(|l| l.trim().parse().ok()) {
-            return pid;
-        }
-        assert!(std::time::Instant::now() < deadline, "no pid in {log:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// The `uci` handshake through a proxy in front of `mock --announce-pid`:
+/// the engine's pid, from its `info string pid N` line.
+fn handshake_for_pid(p: &mut Client) -> u32 {
+    p.send("uci");
+    let lines = p.until(|l| l == "uciok");
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string pid ")?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no pid announced in {lines:?}"))
 }
 
 /// `uci960.exe proxy -- uci960.exe engine` with `uci960 Start = die`: each
@@ -228,12 +226,8 @@ fn hangs_and_garbage_are_reported_as_on_linux() {
 #[test]
 fn no_engine_outlives_the_proxy_killed_hard_or_at_gui_eof() {
     for hard in [true, false] {
-        let dir = scratch(&format!("windows-kill-{hard}"));
-        let log = dir.join("pids.log");
-        let pid_log = format!("--pid-log={}", log.display());
-        let mut p = proxy(&["--", &mock(), &pid_log]);
-        p.handshake();
-        let engine = logged_pid(&log);
+        let mut p = proxy(&["--", &mock(), "--announce-pid"]);
+        let engine = handshake_for_pid(&mut p);
         if hard {
             p.child.kill().unwrap();
             let _ = p.child.wait();

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
 
-use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, Line};
+use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, FileLine};
 use crate::game::pgn::GameFault;
 use crate::notation::fen::{FenFault, FenFlavour, parse_position, position_fen};
 
@@ -137,8 +137,8 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
             }
         };
         let bytes = match raw {
-            Line::Text(bytes) => bytes,
-            Line::TooLong { start, length } => {
+            FileLine::Text(bytes) => bytes,
+            FileLine::TooLong { start, length } => {
                 return Err(EpdBookError::LongLine {
                     path: path.to_path_buf(),
                     line,
