@@ -3,7 +3,6 @@
 //! terminal) and the final report; the pipeline is [`crate::book`]. See
 //! docs/BOOKS.md.
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -270,7 +269,21 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
 
     let out: Box<dyn Write> = match &args.output {
         Some(path) => {
-            Box::new(File::create(path).with_context(|| format!("creating {}", path.display()))?)
+            let file = crate::platform::fs::open_for_writing(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .write(true)
+                    .truncate(true),
+                path,
+            )
+            .map_err(|e| {
+                if crate::platform::fs::is_fifo_without_reader(&e) {
+                    anyhow!("output {} is a FIFO that no process reads", path.display())
+                } else {
+                    anyhow!("cannot create output {}: {e}", path.display())
+                }
+            })?;
+            Box::new(file)
         }
         None => Box::new(io::stdout().lock()),
     };

@@ -7,8 +7,9 @@
 //! flag to add there; devices such as `NUL` or `CON` are refused by the
 //! "not a plain file" check of the callers.
 
-use std::fs::{FileType, OpenOptions};
+use std::fs::{File, FileType, OpenOptions};
 use std::io;
+use std::path::Path;
 
 /// Makes `open` return at once whatever the path names (a FIFO with no
 /// writer or reader, a terminal): never block a command in `open(2)`.
@@ -20,6 +21,28 @@ pub fn open_without_blocking(options: &mut OpenOptions) {
     }
     #[cfg(not(unix))]
     let _ = options;
+}
+
+/// Opens for writing without blocking in `open` (a FIFO with no reader
+/// fails with [`is_fifo_without_reader`] instead of waiting for one), then
+/// gives the file its blocking mode back, so that writes wait for a slow
+/// reader rather than fail.
+pub fn open_for_writing(options: &mut OpenOptions, path: &Path) -> io::Result<File> {
+    open_without_blocking(options);
+    let file = options.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function owns.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(file)
 }
 
 /// The error of a non-blocking open of a FIFO for writing that has no

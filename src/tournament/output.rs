@@ -4,6 +4,8 @@
 //! tournament stops at once (exit 3) and keeps what was already written.
 
 use std::fs::{File, OpenOptions};
+
+use crate::platform::fs::open_for_writing;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -18,12 +20,26 @@ pub enum OutputError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{what} {path} is a FIFO that no process reads")]
+    NoReader { what: &'static str, path: PathBuf },
     #[error("cannot write {what} {path}: {source}; the tournament stops (finished games are kept)")]
     Write {
         what: &'static str,
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// Why an output file could not be opened; a FIFO nobody reads is said
+/// plainly (the open does not wait for a reader: see
+/// [`crate::platform::fs::open_for_writing`]).
+fn open_error(what: &'static str, path: &Path, source: std::io::Error) -> OutputError {
+    let path = path.to_path_buf();
+    if crate::platform::fs::is_fifo_without_reader(&source) {
+        OutputError::NoReader { what, path }
+    } else {
+        OutputError::Open { what, path, source }
+    }
 }
 
 /// The PGN file, appended to one whole game at a time.
@@ -37,15 +53,8 @@ pub struct PgnWriter {
 impl PgnWriter {
     /// Opens (creates) `path` for appending. `len` is its length now.
     pub fn open(path: &Path) -> Result<PgnWriter, OutputError> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|source| OutputError::Open {
-                what: "PGN file",
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let file = open_for_writing(OpenOptions::new().create(true).append(true), path)
+            .map_err(|source| open_error("PGN file", path, source))?;
         let len = file.metadata().map(|m| m.len()).unwrap_or(0);
         Ok(PgnWriter {
             path: path.to_path_buf(),
@@ -91,7 +100,11 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), OutputEr
         source,
     };
     let text = serde_json::to_string_pretty(value).map_err(|e| err(std::io::Error::other(e)))?;
-    let mut file = File::create(path).map_err(err)?;
+    let mut file = open_for_writing(
+        OpenOptions::new().create(true).write(true).truncate(true),
+        path,
+    )
+    .map_err(|source| open_error("JSON file", path, source))?;
     file.write_all(text.as_bytes())
         .and_then(|_| file.write_all(b"\n"))
         .and_then(|_| file.flush())

@@ -9,6 +9,7 @@ use crate::common;
 use crate::tournament::{Game, games};
 
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -397,4 +398,72 @@ fn recover_carries_a_round_robin_past_a_crashing_engine() {
     );
     assert_eq!((crashes["a"], crashes["b"]), (0, 0));
     assert_eq!(report["terminations"]["engine crash"], 8);
+}
+
+/// A FIFO that no process reads, named as the PGN or the JSON file of a
+/// match or as the output of `book`: an error naming it, at once, not a
+/// wait in `open(2)` that only a signal ends.
+#[test]
+fn a_fifo_without_a_reader_is_refused_not_waited_for() {
+    let dir = common::scratch_dir("tournament-fifo");
+    let runs: [(&str, &[&str]); 3] = [
+        (
+            "pgn",
+            &[
+                "match",
+                "--nodes",
+                "100",
+                "--games",
+                "2",
+                "--maxmoves",
+                "10",
+                "--pgn",
+            ],
+        ),
+        (
+            "json",
+            &[
+                "match",
+                "--nodes",
+                "100",
+                "--games",
+                "2",
+                "--maxmoves",
+                "10",
+                "--json",
+            ],
+        ),
+        ("book", &["book", "--start", "all", "--output"]),
+    ];
+    for (name, args) in runs {
+        let fifo = dir.join(name);
+        let made = Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("run mkfifo");
+        assert!(made.success());
+        let mut child = Command::new(common::uci960())
+            .args(args)
+            .arg(&fifo)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = common::wait_exit(&mut child, Duration::from_secs(120))
+            .unwrap_or_else(|| panic!("{name}: waited on a FIFO without a reader"));
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert!(!status.success(), "{name}: {err}");
+        assert!(
+            err.contains("is a FIFO that no process reads"),
+            "{name}: {err}"
+        );
+        assert!(err.contains(fifo.to_str().unwrap()), "{name}: {err}");
+    }
 }
