@@ -252,6 +252,11 @@ fn a_full_disk_stops_the_tournament_within_one_game() {
         "10",
         "--pgn",
         "/dev/full",
+        // A generous answer timeout, so that a slow answer under load cannot
+        // make the runner restart an engine (a restart logs one more
+        // `ucinewgame`, counted below as a game begun).
+        "--timeout",
+        "300",
     ]));
     args.extend(common::strs(&[
         "--state",
