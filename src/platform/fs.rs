@@ -31,17 +31,7 @@ pub fn open_for_writing(options: &mut OpenOptions, path: &Path) -> io::Result<Fi
     open_without_blocking(options);
     let file = options.open(path)?;
     #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        let fd = file.as_raw_fd();
-        // SAFETY: fcntl on a descriptor this function owns.
-        unsafe {
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
-                return Err(io::Error::last_os_error());
-            }
-        }
-    }
+    super::posix::set_blocking(std::os::fd::AsRawFd::as_raw_fd(&file))?;
     Ok(file)
 }
 

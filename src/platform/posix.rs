@@ -167,7 +167,17 @@ fn wake_fd() -> RawFd {
     WAKE.get().map_or(-1, |&(r, _)| r)
 }
 
+/// Sets one flag of `fd` with fcntl (`cmd` is `F_SETFD` or `F_SETFL`).
 fn set_flag(fd: RawFd, cmd: libc::c_int, flag: libc::c_int) -> io::Result<()> {
+    change_flag(fd, cmd, flag, true)
+}
+
+/// Gives a descriptor opened with `O_NONBLOCK` its blocking mode back.
+pub(super) fn set_blocking(fd: RawFd) -> io::Result<()> {
+    change_flag(fd, libc::F_SETFL, libc::O_NONBLOCK, false)
+}
+
+fn change_flag(fd: RawFd, cmd: libc::c_int, flag: libc::c_int, on: bool) -> io::Result<()> {
     let get = if cmd == libc::F_SETFD {
         libc::F_GETFD
     } else {
@@ -176,7 +186,8 @@ fn set_flag(fd: RawFd, cmd: libc::c_int, flag: libc::c_int) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor we own or were given.
     unsafe {
         let old = libc::fcntl(fd, get);
-        if old < 0 || libc::fcntl(fd, cmd, old | flag) < 0 {
+        let new = if on { old | flag } else { old & !flag };
+        if old < 0 || libc::fcntl(fd, cmd, new) < 0 {
             return Err(io::Error::last_os_error());
         }
     }

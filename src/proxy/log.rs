@@ -154,8 +154,8 @@ impl Log {
     }
 }
 
-/// Opens for appending without ever blocking in `open(2)`; regular files
-/// get their blocking mode back (it makes no difference to them).
+/// Opens for appending without ever blocking in `open(2)`; the descriptor
+/// stays non-blocking (see the module docs; a regular file ignores it).
 fn open_nonblocking(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.create(true).append(true);
