@@ -152,18 +152,24 @@ fn config(data: &[u8]) -> bool {
         && let Ok(s) = c.validate()
     {
         accepted = true;
-        for e in &s.engines {
-            let mut values = vec![&e.name];
-            values.extend(e.options.iter().flat_map(|(n, v)| [n, v]));
-            for v in values {
-                assert!(
-                    !v.contains(['\r', '\n']),
-                    "a match config let a line break through: {v:?}"
-                );
-            }
-        }
+        assert_no_line_breaks(&s, "a match config");
     }
     accepted
+}
+
+/// Every engine name, option name and value a validated match carries is
+/// one UCI line's worth: no `\r` or `\n` got through.
+fn assert_no_line_breaks(settings: &uci960::tournament::config::TournamentSettings, source: &str) {
+    for e in &settings.engines {
+        let mut values = vec![&e.name];
+        values.extend(e.options.iter().flat_map(|(n, v)| [n, v]));
+        for v in values {
+            assert!(
+                !v.contains(['\r', '\n']),
+                "{source} let a line break through: {v:?}"
+            );
+        }
+    }
 }
 
 /// The PGN reader and writer of `uci960::game::pgn`: any text read; any
@@ -253,16 +259,7 @@ fn flags(data: &[u8]) -> bool {
         };
         if let Ok(s) = config.validate() {
             accepted = true;
-            for e in &s.engines {
-                let mut values = vec![&e.name];
-                values.extend(e.options.iter().flat_map(|(n, v)| [n, v]));
-                for v in values {
-                    assert!(
-                        !v.contains(['\r', '\n']),
-                        "--engine let a line break through: {v:?}"
-                    );
-                }
-            }
+            assert_no_line_breaks(&s, "--engine");
         }
     }
     accepted
