@@ -465,10 +465,14 @@ fn a_fifo_without_a_reader_is_refused_not_waited_for() {
             .read_to_string(&mut err)
             .unwrap();
         assert!(!status.success(), "{name}: {err}");
-        assert!(
-            err.contains("is a FIFO that no process reads"),
-            "{name}: {err}"
-        );
+        // The JSON summary is replaced whole (issue 21), so a FIFO is
+        // refused as one at its first write.
+        let said = if name == "json" {
+            "is a FIFO"
+        } else {
+            "is a FIFO that no process reads"
+        };
+        assert!(err.contains(said), "{name}: {err}");
         assert!(err.contains(fifo.to_str().unwrap()), "{name}: {err}");
     }
 }
