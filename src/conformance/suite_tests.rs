@@ -222,3 +222,76 @@ fn crashes_are_counted_and_the_run_goes_on() {
         Verdict::Skip(r) if r.contains("fail-fast")
     ));
 }
+
+fn run_bug_at(bug: Bug, depth: u32) -> SuiteReport {
+    let (material, mut options) = material_and_options();
+    options.perft_depth = depth;
+    let mut engine = TestEngine::new(bug);
+    run(&mut engine, &material, &options, &mut |_| {})
+}
+
+/// Every failure of every check carries a diagnosis, so that the summary
+/// adds up to the failure count.
+fn assert_every_failure_diagnosed(report: &SuiteReport) {
+    for c in &report.checks {
+        let named: usize = c.diagnoses.iter().map(|d| d.count).sum();
+        assert_eq!(named, c.failures, "{}: {}", c.check, report.render());
+    }
+}
+
+/// The castling bugs real engines shipped, each caught by the castle
+/// traps at perft depth 1 and 2 and named by its cause, and nothing else.
+#[test]
+fn castling_bugs_of_real_engines_are_named_by_their_cause_at_every_depth() {
+    let expect = [
+        (
+            Bug::ThroughRookSquare,
+            Diagnosis::CastlesIntoCheckThroughRookSquare,
+        ),
+        (
+            Bug::RefusesAttackedRook,
+            Diagnosis::RefusesCastleWithAttackedRook,
+        ),
+        (Bug::InnerRookMisread, Diagnosis::InnerRookRightMisread),
+        (Bug::NullAtCastles, Diagnosis::SeesNoLegalMove),
+    ];
+    for depth in [1, 2] {
+        for (bug, diagnosis) in expect {
+            let report = run_bug_at(bug, depth);
+            assert!(
+                failing(&report).contains(&CheckName::CastleTraps),
+                "{bug:?} depth {depth}:\n{}",
+                report.render()
+            );
+            assert_eq!(
+                diagnoses(&report),
+                [diagnosis],
+                "{bug:?} depth {depth}:\n{}",
+                report.render()
+            );
+            assert_every_failure_diagnosed(&report);
+        }
+    }
+    // The correct engine passes the traps too.
+    let report = run_bug_at(Bug::None, 1);
+    assert_eq!(
+        report.check(CheckName::CastleTraps).map(|c| &c.verdict),
+        Some(&Verdict::Pass)
+    );
+}
+
+/// Every failure is named whatever the bug, engine failures included.
+#[test]
+fn every_failure_carries_a_diagnosis() {
+    for bug in [
+        Bug::KingSquares,
+        Bug::KeepsLostRights,
+        Bug::DropsMovesAtCastle,
+        Bug::PerftMissesBFileCastles,
+        Bug::ShredderMisread,
+        Bug::LeaksState,
+        Bug::Crashes,
+    ] {
+        assert_every_failure_diagnosed(&run_bug(bug));
+    }
+}
