@@ -842,10 +842,11 @@ mod castling_bugs {
                 continue;
             };
             for east in [false, true] {
-                let mut wing: Vec<Square> = (board.rooks() & board.by_color(color) & color.backrank())
-                    .into_iter()
-                    .filter(|r| (r.file() > king.file()) == east)
-                    .collect();
+                let mut wing: Vec<Square> =
+                    (board.rooks() & board.by_color(color) & color.backrank())
+                        .into_iter()
+                        .filter(|r| (r.file() > king.file()) == east)
+                        .collect();
                 wing.sort_by_key(|r| r.file().distance(king.file()));
                 if let (Some(&inner), Some(&outer)) = (wing.first(), wing.last())
                     && inner != outer

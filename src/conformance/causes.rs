@@ -106,24 +106,31 @@ pub fn rook_attacked(pos: &Chess, castle: Move) -> bool {
     })
 }
 
-/// `pos` with the pieces attacking the castle's rook taken off, when the
-/// castle stays legal and the rook is then safe: the probe for an engine
-/// that refuses castles with an attacked rook.
+/// `pos` with the pieces attacking the castle's rook taken off (again
+/// for the ones behind them: a bishop behind a queen on one diagonal),
+/// when the castle stays legal and the rook is then safe: the probe for an
+/// engine that refuses castles with an attacked rook.
 pub fn without_rook_attackers(pos: &Chess, castle: Move) -> Option<Chess> {
     let c = CastleSquares::of(castle)?;
-    let attackers = pos
-        .board()
-        .attacks_to(c.rook, !pos.turn(), pos.board().occupied())
-        & !pos.board().kings();
-    if attackers.is_empty() {
-        return None;
-    }
     let mut setup = pos.to_setup(EnPassantMode::Legal);
-    for sq in attackers {
-        setup.board.discard_piece_at(sq);
+    let mut taken = false;
+    for _ in 0..8 {
+        let attackers = setup
+            .board
+            .attacks_to(c.rook, !pos.turn(), setup.board.occupied())
+            & !setup.board.kings();
+        if attackers.is_empty() {
+            break;
+        }
+        for sq in attackers {
+            setup.board.discard_piece_at(sq);
+        }
+        // A rook taken off takes its castling right with it.
+        setup.castling_rights &= !attackers;
+        taken = true;
     }
     let probe = Chess::from_setup(setup, CastlingMode::Chess960).ok()?;
-    (probe.is_legal(castle) && !rook_attacked(&probe, castle)).then_some(probe)
+    (taken && probe.is_legal(castle) && !rook_attacked(&probe, castle)).then_some(probe)
 }
 
 /// The back-rank rooks of `color` on one wing of its king, outermost last.
@@ -219,8 +226,8 @@ mod tests {
 
     #[test]
     fn attacked_rooks_and_shared_wings_have_their_probes() {
-        // The h1 rook attacked by a knight on g3: the castle is legal.
-        let pos = parse_position("4k3/8/8/8/8/6n1/8/4K2R w H - 0 1").unwrap();
+        // The h1 rook attacked by a knight on f2: the castle is legal.
+        let pos = parse_position("4k3/8/8/8/8/8/5n2/4K2R w H - 0 1").unwrap();
         let castle = castle_named(&pos, "e1h1").unwrap();
         assert!(pos.is_legal(castle) && rook_attacked(&pos, castle));
         let probe = without_rook_attackers(&pos, castle).unwrap();

@@ -27,6 +27,6 @@ mod suite_perft;
 mod suite_tests;
 mod suite_traps;
 pub mod table;
-pub mod traps;
 #[cfg(test)]
 mod test_engine;
+pub mod traps;

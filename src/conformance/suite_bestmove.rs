@@ -115,7 +115,9 @@ impl Run<'_> {
         if !self.has_perft {
             return false;
         }
-        let agrees = |run: &mut Self, line: &str, pos: &Chess| match run.engine(|d| d.perft(line, 1)) {
+        let agrees = |run: &mut Self, line: &str, pos: &Chess| match run
+            .engine(|d| d.perft(line, 1))
+        {
             Ok(Some(divide)) => analyse(pos, &reference_divide(pos, 1), &divide) == Level::Agrees,
             _ => false,
         };
@@ -488,8 +490,9 @@ impl Expect {
     /// there: the castle still the only legal move or the only mate.
     pub(super) fn in_probe(self, probe: &Chess) -> Option<Expect> {
         match self {
-            Expect::Castle(c) => (castle_is_only_move(probe, c) || castle_is_only_mate(probe, c))
-                .then_some(self),
+            Expect::Castle(c) => {
+                (castle_is_only_move(probe, c) || castle_is_only_mate(probe, c)).then_some(self)
+            }
             Expect::Legal => (!probe.legal_moves().is_empty()).then_some(self),
         }
     }

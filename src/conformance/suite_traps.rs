@@ -43,17 +43,21 @@ impl Run<'_> {
                 TrapKind::OuterRight => format!(
                     "any legal move but {kxr}: the right is the outer rook's, and the inner rook blocks it"
                 ),
-                TrapKind::AttackedRook => format!(
-                    "{kxr}, the castle (forced; legal although the rook stands attacked)"
-                ),
+                TrapKind::AttackedRook => {
+                    format!("{kxr}, the castle (forced; legal although the rook stands attacked)")
+                }
                 TrapKind::InnerRight => {
                     format!("{kxr}, the castle (forced; the right is the inner rook's)")
                 }
             };
             match self.ask(&position) {
                 Err(err) => {
-                    let f =
-                        self.engine_failure(&label, fen.clone(), self.reproduce(&position, &go), &err);
+                    let f = self.engine_failure(
+                        &label,
+                        fen.clone(),
+                        self.reproduce(&position, &go),
+                        &err,
+                    );
                     tally.fail(f);
                 }
                 Ok(answer) if expect.met(&t.position, &answer) => tally.pass(),
@@ -143,9 +147,14 @@ impl Run<'_> {
             }
             self.tick();
         }
+        let count = |kind: TrapKind| traps.iter().filter(|t| t.kind == kind).count();
         tally.note(format!(
-            "{} positions made for known engine bugs, {}",
+            "{} positions made for known engine bugs ({} through-rook-square, {} attacked-rook, {} inner-right, {} outer-right), {}",
             traps.len(),
+            count(TrapKind::ThroughRookSquare),
+            count(TrapKind::AttackedRook),
+            count(TrapKind::InnerRight),
+            count(TrapKind::OuterRight),
             if perft {
                 "bestmove and perft 1 each"
             } else {

@@ -125,7 +125,8 @@ fn through_rook_square(g: Geometry, color: Color, attacker: Role, dfrc: bool) ->
     if g.rook != File::B || g.king <= File::B {
         return None;
     }
-    let fillers: [&[(File, u32, Color, Role)]; 2] = [&[], &[(File::B, 2, Color::White, Role::Pawn)]];
+    let fillers: [&[(File, u32, Color, Role)]; 2] =
+        [&[], &[(File::B, 2, Color::White, Role::Pawn)]];
     for filler in fillers {
         let mut s = Sketch::new();
         s.put(Some(g.king), 1, Color::White, Role::King)

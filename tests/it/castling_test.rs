@@ -467,7 +467,11 @@ fn mock_castling_bugs_are_named_by_their_cause_at_depth_1_and_2() {
             &["--refuses-attacked-rook"],
             "refuses-castle-with-attacked-rook",
         ),
-        ("inner", &["--inner-rook-misread"], "inner-rook-right-misread"),
+        (
+            "inner",
+            &["--inner-rook-misread"],
+            "inner-rook-right-misread",
+        ),
         ("null", &["--null-at-castles"], "sees-no-legal-move"),
     ];
     for depth in ["1", "2"] {
