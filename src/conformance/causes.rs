@@ -192,6 +192,25 @@ pub fn without_outer_rooks(pos: &Chess, color: Color) -> Option<Chess> {
     Chess::from_setup(setup, CastlingMode::Chess960).ok()
 }
 
+/// Whether a castle found missing (`missing`) or extra in a perft divide
+/// fits a right read against the wrong rook: its rook shares a wing with
+/// another, one of them with a right, and the castle is missing although
+/// its rook has the right, or extra although its rook has none. (An extra
+/// castle whose rook has the right is another bug: generated through the
+/// inner rook, or into check.)
+pub fn wrong_rook_pattern(pos: &Chess, castle: Move, missing: bool) -> bool {
+    let Some(c) = CastleSquares::of(castle) else {
+        return false;
+    };
+    let color = pos.turn();
+    let rights = pos.castles().castling_rights();
+    let wing = wing_rooks(pos, color, c.king, c.rook > c.king);
+    wing.len() >= 2
+        && wing.contains(&c.rook)
+        && wing.iter().any(|r| rights.contains(*r))
+        && missing == rights.contains(c.rook)
+}
+
 /// An answer that names no move: the null move (`0000`) or Stockfish's
 /// `(none)` and their relatives.
 pub fn is_null_answer(answer: &str) -> bool {

@@ -8,7 +8,7 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::answer::{Answer, castle_notations, classify, is_legal, is_legal_any_notation};
-use super::causes;
+use super::causes::{self, CastleSquares};
 use super::diagnosis::{Diagnosis, files_differ, rights_of_only, xfen_misreadable};
 use super::forced::{Crafted, Forcing};
 use super::moves_list::{MovesListScenario, misapplied_positions};
@@ -77,9 +77,15 @@ impl Run<'_> {
         moves: &[Move],
         end: &Chess,
         expect: Expect,
+        answer: &str,
     ) -> Option<Diagnosis> {
         let before = position_line(self.options.fen, start, moves);
-        if let Some(probe) = causes::without_outer_rooks(start, end.turn())
+        // A castle played with the rook that has the right was read right.
+        let right_read = causes::castle_named(end, answer).is_some_and(|c| {
+            CastleSquares::of(c).is_some_and(|sq| end.castles().castling_rights().contains(sq.rook))
+        });
+        if !right_read
+            && let Some(probe) = causes::without_outer_rooks(start, end.turn())
             && let Some(probe_end) = replay(&probe, moves)
         {
             let line = position_line(self.options.fen, &probe, moves);
@@ -140,7 +146,7 @@ impl Run<'_> {
         if let Some(d) = self.confirm_misread(start, moves, |a| expect.met(end, a)) {
             return d;
         }
-        if let Some(d) = self.confirm_cause(start, moves, end, expect) {
+        if let Some(d) = self.confirm_cause(start, moves, end, expect, answer) {
             return d;
         }
         if causes::is_null_answer(answer) && !end.legal_moves().is_empty() {

@@ -312,7 +312,9 @@ impl Run<'_> {
         if let Some(d) = self.confirm_perft_misread(root, path) {
             return d;
         }
-        if let Some(probe) = causes::without_outer_rooks(pos, pos.turn())
+        if causes::castle_named(pos, mv)
+            .is_some_and(|c| causes::wrong_rook_pattern(pos, c, missing))
+            && let Some(probe) = causes::without_outer_rooks(pos, pos.turn())
             && self.perft_agrees(&probe)
         {
             return Diagnosis::InnerRookRightMisread;
