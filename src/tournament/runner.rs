@@ -35,6 +35,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::openings::{Opening, OpeningSource};
 use super::schedule::{Schedule, Slot};
+use crate::shard::Shard;
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
@@ -164,6 +165,8 @@ struct FeedState {
     current: Option<Arc<Opening>>,
     /// Pairings whose SPRT decided: their remaining games are skipped.
     closed: Vec<bool>,
+    /// The part of the schedule this process plays (`--shard`).
+    shard: Shard,
 }
 
 impl Feed {
@@ -178,8 +181,19 @@ impl Feed {
                 drawn: 0,
                 current: None,
                 closed: vec![false; pairings],
+                shard: Shard::WHOLE,
             }),
         }
+    }
+
+    /// Plays only the games of `shard` (see [`super::partition`]); the
+    /// openings of the others are still drawn, so every game has the
+    /// opening it has in the whole tournament.
+    pub fn with_shard(self, shard: Shard) -> Feed {
+        if let Ok(mut f) = self.inner.lock() {
+            f.shard = shard;
+        }
+        self
     }
 
     /// The next game to play and its opening.
@@ -197,7 +211,10 @@ impl Feed {
                 f.current = Some(Arc::new(o));
                 f.drawn += 1;
             }
-            if f.done.contains(&number) || f.closed[slot.pairing] {
+            if f.done.contains(&number)
+                || f.closed[slot.pairing]
+                || !super::partition::owns(f.shard, &slot)
+            {
                 continue;
             }
             return f.current.clone().map(|o| (slot, o));
