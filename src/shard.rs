@@ -176,10 +176,7 @@ impl ShardChoice {
                 None => number("SLURM_ARRAY_TASK_COUNT")?
                     .ok_or(bad(ShardFault::NoCount("SLURM_ARRAY_TASK_ID")))?,
             };
-            let offset = id
-                .checked_sub(min)
-                .ok_or(bad(ShardFault::OutOfRange))?
-                / step;
+            let offset = id.checked_sub(min).ok_or(bad(ShardFault::OutOfRange))? / step;
             (offset, of)
         } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
             let of = count.ok_or(bad(ShardFault::NoCount("JOB_COMPLETION_INDEX")))?;
@@ -271,7 +268,10 @@ mod tests {
             counted.resolve(env(&beyond)).unwrap_err().fault,
             ShardFault::OutOfRange
         );
-        let garbage = [("SLURM_ARRAY_TASK_ID", "x"), ("SLURM_ARRAY_TASK_COUNT", "2")];
+        let garbage = [
+            ("SLURM_ARRAY_TASK_ID", "x"),
+            ("SLURM_ARRAY_TASK_COUNT", "2"),
+        ];
         let err = auto.resolve(env(&garbage)).unwrap_err().to_string();
         assert!(err.contains("SLURM_ARRAY_TASK_ID='x'"), "{err}");
         assert_eq!(

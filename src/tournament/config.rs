@@ -130,7 +130,9 @@ pub enum TournamentConfigError {
         "--shard {0} needs --seed: every shard must play the same tournament (the same seed gives the same openings)"
     )]
     ShardWithoutSeed(crate::shard::Shard),
-    #[error("--dir names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop --pgn and --state")]
+    #[error(
+        "--dir names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop --pgn and --state"
+    )]
     DirWithFiles,
 }
 

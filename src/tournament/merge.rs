@@ -61,7 +61,11 @@ pub enum MergeError {
         nb: u64,
     },
     #[error("shard {shard} is given twice: {} and {}", a.display(), b.display())]
-    Duplicate { shard: Shard, a: PathBuf, b: PathBuf },
+    Duplicate {
+        shard: Shard,
+        a: PathBuf,
+        b: PathBuf,
+    },
     #[error("state file {} is named as shard {named} but holds shard {holds} (a copy?)", path.display())]
     Misnamed {
         path: PathBuf,
@@ -207,7 +211,10 @@ impl Merged {
             };
             bytes.truncate(st.state.pgn_bytes as usize);
             let text = String::from_utf8(bytes).map_err(|e| {
-                pgn_err(format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to()))
+                pgn_err(format!(
+                    "not UTF-8 at byte {}",
+                    e.utf8_error().valid_up_to()
+                ))
             })?;
             let mut found = BTreeMap::new();
             for (round, range) in split_games(&text) {

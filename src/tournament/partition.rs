@@ -44,7 +44,9 @@ mod tests {
             let mut owner = vec![0u64; s.games() as usize + 1];
             for i in 1..=n {
                 let shard = Shard { index: i, of: n };
-                let mine: Vec<u64> = (1..=s.games()).filter(|&g| owns(shard, &s.slot(g))).collect();
+                let mine: Vec<u64> = (1..=s.games())
+                    .filter(|&g| owns(shard, &s.slot(g)))
+                    .collect();
                 assert_eq!(mine.len() as u64, games_of(shard, &s));
                 for g in mine {
                     assert_eq!(owner[g as usize], 0, "game {g} in two shards");

@@ -109,7 +109,8 @@ pub fn add_shard_identity(identity: &mut serde_json::Value, s: &TournamentSettin
         "recover": s.recover,
         "margin": s.margin.as_millis() as u64,
     });
-    identity["settings"] = serde_json::json!(format!("{:016x}", fnv1a(decided.to_string().as_bytes())));
+    identity["settings"] =
+        serde_json::json!(format!("{:016x}", fnv1a(decided.to_string().as_bytes())));
     identity["shard"] = serde_json::json!(shard.to_string());
 }
 
@@ -312,8 +313,16 @@ mod tests {
         let name = p.file_name().unwrap().to_str().unwrap();
         assert_eq!(name, "shard-3-of-12.state.json");
         assert_eq!(shard_of_name(name), Some(s));
-        assert_eq!(pgn_path(Path::new("run"), s), Path::new("run/shard-3-of-12.pgn"));
-        for other in ["shard-0-of-2.state.json", "shard-3-of-2.state.json", "x.state.json", "shard-1-of-2.pgn"] {
+        assert_eq!(
+            pgn_path(Path::new("run"), s),
+            Path::new("run/shard-3-of-12.pgn")
+        );
+        for other in [
+            "shard-0-of-2.state.json",
+            "shard-3-of-2.state.json",
+            "x.state.json",
+            "shard-1-of-2.pgn",
+        ] {
             assert_eq!(shard_of_name(other), None, "{other}");
         }
     }

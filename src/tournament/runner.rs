@@ -35,13 +35,13 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::openings::{Opening, OpeningSource};
 use super::schedule::{Schedule, Slot};
-use crate::shard::Shard;
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, Limits, Outcome, Termination};
 use crate::notation::fen::{FenFlavour, position_fen};
+use crate::shard::Shard;
 use crate::uci::{GoParams, PositionCommand};
 use crate::uci_client::{EngineCommand, EngineError, UciEngine};
 

@@ -19,10 +19,10 @@ use std::sync::atomic::AtomicBool;
 use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, PgnWriter, Progress, write_json};
+use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, SetupError, StopSignal};
 use super::schedule::Schedule;
 use super::standings::{GameSummary, Standings};
-use super::rundir::Siblings;
 use super::state::{self, GameRecord, State, StateError};
 use crate::shard::Shard;
 
@@ -276,8 +276,8 @@ pub fn run(
     let state_file = state_path(&s);
     // A run directory resumes by itself: a shard requeued by its scheduler
     // runs the same command again.
-    let resume = opts.resume
-        || (s.run_dir.is_some() && state_file.as_deref().is_some_and(|p| p.exists()));
+    let resume =
+        opts.resume || (s.run_dir.is_some() && state_file.as_deref().is_some_and(|p| p.exists()));
     let previous = match (&state_file, resume) {
         (Some(path), true) => match State::load(path)? {
             Some(st) => Some(st),
@@ -402,8 +402,8 @@ pub fn run(
     };
     let remaining = own_games.saturating_sub(done.len() as u64);
     let workers = (s.concurrency as u64).min(remaining.max(1)) as usize;
-    let feed = Feed::new(s.schedule.clone(), done.clone(), opening_source(&s, seed)?)
-        .with_shard(s.shard);
+    let feed =
+        Feed::new(s.schedule.clone(), done.clone(), opening_source(&s, seed)?).with_shard(s.shard);
     // The shared SPRT: shards in one run directory decide on all their
     // games together (rundir.rs).
     let mut siblings = match (&s.run_dir, s.sprt, st.identity.get("settings")) {

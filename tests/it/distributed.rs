@@ -45,7 +45,10 @@ fn with(mut args: Vec<String>, more: &[&str]) -> Vec<String> {
 }
 
 fn shard_args(base: &[String], shard: &str, dir: &Path) -> Vec<String> {
-    with(base.to_vec(), &["--shard", shard, "--dir", dir.to_str().unwrap()])
+    with(
+        base.to_vec(),
+        &["--shard", shard, "--dir", dir.to_str().unwrap()],
+    )
 }
 
 fn merge(args: &[&str]) -> Output {
@@ -154,15 +157,24 @@ fn the_shards_together_are_the_single_run() {
     ]);
     common::assert_ok(&out);
     let (stdout, _) = text(&out);
-    assert!(stdout.starts_with("merged 3 of 3 shard(s): 10 of 10 games"), "{stdout}");
+    assert!(
+        stdout.starts_with("merged 3 of 3 shard(s): 10 of 10 games"),
+        "{stdout}"
+    );
     assert_eq!(by_round(&merged), by_round(&single));
     assert_eq!(rounds_in_order(&merged), (1..=10).collect::<Vec<_>>());
-    let (m, s) = (common::read_json(&merged_json), common::read_json(&single_json));
+    let (m, s) = (
+        common::read_json(&merged_json),
+        common::read_json(&single_json),
+    );
     assert_eq!(standings(&m), standings(&s));
     assert_eq!(m["partial"], false);
     // What merge prints after its summary is what the single run printed.
     let single_table = text(&single_out).0;
-    assert!(stdout.ends_with(&single_table), "{stdout}\nvs\n{single_table}");
+    assert!(
+        stdout.ends_with(&single_table),
+        "{stdout}\nvs\n{single_table}"
+    );
 }
 
 #[test]
@@ -191,11 +203,17 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
         "2/2",
         &other,
     )));
-    refused(&[arg(&s1), arg(&state(&other, "2/2"))], "different tournaments");
+    refused(
+        &[arg(&s1), arg(&state(&other, "2/2"))],
+        "different tournaments",
+    );
     // Another shard count of the same settings.
     let thirds = dir.join("thirds");
     common::assert_ok(&common::run_match(&shard_args(&base, "2/3", &thirds)));
-    refused(&[arg(&run), arg(&thirds)], "one of 3: merge the shards of one run");
+    refused(
+        &[arg(&run), arg(&thirds)],
+        "one of 3: merge the shards of one run",
+    );
     // The same shard twice (a copy from another machine).
     let copy = dir.join("copy");
     std::fs::create_dir_all(&copy).unwrap();
@@ -224,8 +242,14 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let out = merge(&[&arg(&s1)]);
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.starts_with("PARTIAL: merged 1 of 2 shard(s): 2 of 4 games"), "{stdout}");
-    assert!(stdout.contains("shard 2/2: missing (0 of 2 games)"), "{stdout}");
+    assert!(
+        stdout.starts_with("PARTIAL: merged 1 of 2 shard(s): 2 of 4 games"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("shard 2/2: missing (0 of 2 games)"),
+        "{stdout}"
+    );
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&s2).unwrap()).unwrap();
     v["games"].as_array_mut().unwrap().pop();
     let unfinished = dir.join("unfinished");
@@ -235,13 +259,21 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let out = merge(&[&arg(&s1), &arg(&unfinished), "--json", &arg(&json)]);
     let (stdout, _) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("shard 2/2: unfinished (1 of 2 games)"), "{stdout}");
+    assert!(
+        stdout.contains("shard 2/2: unfinished (1 of 2 games)"),
+        "{stdout}"
+    );
     let j = common::read_json(&json);
     assert_eq!(j["partial"], true);
     assert_eq!(j["games"], 3);
     assert_eq!(j["shards"][1]["status"], "unfinished");
     // A merged PGN needs every recorded game in the shard PGNs.
-    let out = merge(&[&arg(&s1), &arg(&unfinished), "--pgn", &arg(&dir.join("m.pgn"))]);
+    let out = merge(&[
+        &arg(&s1),
+        &arg(&unfinished),
+        "--pgn",
+        &arg(&dir.join("m.pgn")),
+    ]);
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("shard-2-of-2.pgn"), "{stderr}");
@@ -257,7 +289,11 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     assert_eq!(out.status.code(), Some(2));
     let out = common::run_match(&with(base.clone(), &["--shard", "auto"]));
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).1.contains("no scheduler index"), "{}", text(&out).1);
+    assert!(
+        text(&out).1.contains("no scheduler index"),
+        "{}",
+        text(&out).1
+    );
 }
 
 #[test]
@@ -293,7 +329,11 @@ fn sigterm_keeps_every_finished_game_and_the_same_command_resumes() {
     if kept < 6 {
         assert_eq!(status.code(), Some(143), "SIGTERM: 128 + 15");
     }
-    assert_eq!(before.len(), kept, "the PGN holds exactly the recorded games");
+    assert_eq!(
+        before.len(),
+        kept,
+        "the PGN holds exactly the recorded games"
+    );
 
     // Requeued: the same command, nothing more.
     common::assert_ok(&common::run_match(&args));
