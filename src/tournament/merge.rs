@@ -273,17 +273,19 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, MergeError> {
 
 /// The games of a PGN as uci960 writes it (tag section, blank line,
 /// movetext, blank line): each game's `Round` and byte range. A game
-/// starts at a tag line that follows a blank line after movetext.
+/// starts at a tag line that follows a blank line after movetext, outside
+/// a `{…}` comment.
 pub fn split_games(text: &str) -> Vec<(Option<u64>, Range<usize>)> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut round = None;
     let mut in_moves = false;
+    let mut in_comment = false;
     let mut prev_blank = true;
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim_end();
-        if t.starts_with('[') && prev_blank && (start.is_none() || in_moves) {
+        if t.starts_with('[') && prev_blank && !in_comment && (start.is_none() || in_moves) {
             if let Some(s) = start {
                 out.push((round, s..pos));
             }
@@ -293,8 +295,16 @@ pub fn split_games(text: &str) -> Vec<(Option<u64>, Range<usize>)> {
         }
         if !in_moves && let Some(rest) = t.strip_prefix("[Round \"") {
             round = rest.strip_suffix("\"]").and_then(|n| n.parse().ok());
-        } else if !t.is_empty() && !t.starts_with('[') {
+        } else if in_comment || (!t.is_empty() && !t.starts_with('[')) {
             in_moves = true;
+            // A comment may span lines (and hold blank lines and `[`).
+            for c in t.chars() {
+                match c {
+                    '{' => in_comment = true,
+                    '}' => in_comment = false,
+                    _ => {}
+                }
+            }
         }
         prev_blank = t.is_empty();
         pos += line.len();
@@ -414,18 +424,7 @@ pub fn merge(inputs: &[PathBuf]) -> Result<Merged, MergeError> {
     let mut standings = Standings::new(&names, schedule.pairings(), sprt);
     for st in &states {
         for r in &st.state.games {
-            let slot = schedule.slot(r.number);
-            standings.record(&GameSummary {
-                number: r.number,
-                pair: slot.pair,
-                pairing: slot.pairing,
-                white: slot.white,
-                black: slot.black,
-                first_white: slot.first_white,
-                result: r.result,
-                termination: r.termination,
-                notation_errors: r.notation_errors,
-            });
+            standings.record(&GameSummary::of(&schedule, r));
         }
     }
     let sprt_decided = standings.sprt_done();

@@ -165,21 +165,6 @@ fn differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> 
         .collect()
 }
 
-fn summary_of(schedule: &Schedule, r: &GameRecord) -> GameSummary {
-    let slot = schedule.slot(r.number);
-    GameSummary {
-        number: r.number,
-        pair: slot.pair,
-        pairing: slot.pairing,
-        white: slot.white,
-        black: slot.black,
-        first_white: slot.first_white,
-        result: r.result,
-        termination: r.termination,
-        notation_errors: r.notation_errors,
-    }
-}
-
 /// Cuts the PGN back to what the state file recorded.
 /// The last `n` bytes of a regular file `len` bytes long.
 fn last_bytes(path: &std::path::Path, len: u64, n: u64) -> std::io::Result<Vec<u8>> {
@@ -340,7 +325,7 @@ pub fn run(
             }
             for r in &prev.games {
                 if r.number >= 1 && r.number <= s.schedule.games() && done.insert(r.number) {
-                    standings.record(&summary_of(&s.schedule, r));
+                    standings.record(&GameSummary::of(&s.schedule, r));
                 }
             }
             if let Some(pgn) = &s.pgn {
@@ -446,7 +431,7 @@ pub fn run(
             termination: g.outcome.termination,
             notation_errors: g.notation_errors,
         };
-        standings.record(&summary_of(&s.schedule, &record));
+        standings.record(&GameSummary::of(&s.schedule, &record));
         st.games.push(record);
         if let Some(path) = &state_file {
             st.save(path)?;
@@ -503,7 +488,7 @@ fn combined(
     let mut seen = BTreeSet::new();
     for r in own.iter().chain(siblings) {
         if seen.insert(r.number) {
-            all.record(&summary_of(&s.schedule, r));
+            all.record(&GameSummary::of(&s.schedule, r));
         }
     }
     all
