@@ -311,7 +311,7 @@ mod tests {
 bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\r
 bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\r
 # a comment
-rqkrnbbn/pppppppp/8/8/8/8/PPPPPPPP/RQNBNKBR w HAda - hmvc 0; fmvn 1; wdl "100 500 400";
+rqkrnbbn/pppppppp/8/8/8/8/PPPPPPPP/RQNBNKBR w HAda - hmvc 0; fmvn 1; wdl \"100 500 400\";
 rqkrnbbn/p1pppppp/1p6/8/8/2P1P3/PP1P1PPP/RQNBNKBR b KQkq - 0 2 ce 0;
 ";
         let s = book_stats(text).unwrap();
