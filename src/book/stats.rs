@@ -4,7 +4,8 @@
 //! fishtest's `update_json.py` counts it: only from a sixth FEN field),
 //! the castling-field flavours, duplicate positions, how many of the 960
 //! starts (and of the 921,600 DFRC pairs) the book covers, and the draw-
-//! and win-rate distributions of its `wdl` (or `ce`) opcodes.
+//! and win-rate distributions of its `wdl` (or `ce`) opcodes, or with an
+//! engine, of the engine's evaluation of every position.
 //!
 //! A line's start is the position itself when it is a start, else its `c1`
 //! opcode (what `uci960 book` writes); a line with neither counts as
@@ -15,9 +16,10 @@ use std::fmt;
 
 use shakmaty::{Chess, Color, Position};
 
+use super::engine::{BookEngine, BookEngineError};
 use super::package::{self, BookFacts};
 use super::unique::{SeenPositions, position_key};
-use super::wdl::Wdl;
+use super::wdl::{Wdl, WdlSource};
 use crate::notation::epd::EpdLine;
 use crate::notation::fen::parse_position;
 use crate::start::StartPosition;
@@ -90,14 +92,29 @@ pub struct BookStats {
 
 /// Why a book's statistics could not be computed.
 #[derive(Debug, thiserror::Error)]
-#[error("line {line}: {reason}")]
-pub struct StatsError {
-    pub line: usize,
-    pub reason: String,
+pub enum StatsError {
+    #[error("line {line}: {reason}")]
+    Line { line: usize, reason: String },
+    /// The engine that measures the rates failed.
+    #[error("line {line}: {source}")]
+    Engine {
+        line: usize,
+        source: Box<BookEngineError>,
+    },
 }
 
-/// The statistics of an EPD/FEN book's text.
+/// The statistics of an EPD/FEN book's text, the rates from its opcodes.
 pub fn book_stats(text: &str) -> Result<BookStats, StatsError> {
+    book_stats_with(text, None)
+}
+
+/// The statistics of an EPD/FEN book's text; with `engine`, the rates are
+/// the engine's evaluation of each position (its `UCI_ShowWDL`, else the
+/// model of its score) instead of the opcodes'.
+pub fn book_stats_with(
+    text: &str,
+    mut engine: Option<&mut BookEngine>,
+) -> Result<BookStats, StatsError> {
     let mut s = BookStats {
         fishtest: package::facts(text),
         ..BookStats::default()
@@ -109,7 +126,7 @@ pub fn book_stats(text: &str) -> Result<BookStats, StatsError> {
         if content.is_empty() {
             continue;
         }
-        let fail = |reason: String| StatsError {
+        let fail = |reason: String| StatsError::Line {
             line: i + 1,
             reason,
         };
@@ -143,7 +160,22 @@ pub fn book_stats(text: &str) -> Result<BookStats, StatsError> {
             }
             None => s.start_unknown += 1,
         }
-        if let Some(wdl) = rates_of(&epd, &pos, &mut s.rates_from_model) {
+        let rates = match engine.as_deref_mut() {
+            Some(engine) => {
+                let eval = engine
+                    .evaluate(&pos, &[], &pos)
+                    .map_err(|e| StatsError::Engine {
+                        line: i + 1,
+                        source: Box::new(e),
+                    })?;
+                if eval.wdl_source == WdlSource::Model {
+                    s.rates_from_model += 1;
+                }
+                Some(eval.wdl)
+            }
+            None => rates_of(&epd, &pos, &mut s.rates_from_model),
+        };
+        if let Some(wdl) = rates {
             let white = wdl.seen_by_white(pos.turn());
             s.draw.add(white.draw, (480, 520));
             s.white_win.add(white.win, (400, 600));
@@ -293,7 +325,7 @@ impl fmt::Display for BookStats {
         if self.rates_from_model > 0 {
             writeln!(
                 f,
-                "                 ({} lines without wdl: rates from Stockfish 17.1's model of ce)",
+                "                 ({} lines without an engine or opcode wdl: rates from Stockfish 17.1's model of the score)",
                 self.rates_from_model
             )?;
         }

@@ -207,6 +207,10 @@ mod tests {
             Wdl::new(0, 0, 1000)
         );
         assert_eq!(material(&start()), 78);
+        // Values computed from the module docs' formula by Python.
+        assert_eq!(cp(0), Wdl::new(28, 944, 28));
+        assert_eq!(cp(50), Wdl::new(145, 850, 5));
+        assert_eq!(cp(-120), Wdl::new(0, 329, 671));
     }
 
     #[test]

@@ -118,7 +118,8 @@ pub struct BookArgs {
     #[arg(long, value_name = "URL", requires = "package")]
     pub package_source: Option<String>,
     /// Print the statistics of an EPD book (what fishtest and OpenBench
-    /// check) and write nothing.
+    /// check) and write nothing; with --engine, the draw and win rates are
+    /// the engine's evaluation of every position.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
     /// Seconds an engine may take for one search or `isready` before the
@@ -331,18 +332,42 @@ fn package_of(args: &BookArgs) -> anyhow::Result<Option<(Framework, String, Path
     Ok(Some((framework, file, dir)))
 }
 
-/// `--stats FILE`.
-fn stats(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+/// `--stats FILE`, with `--engine` the rates measured by the engine.
+fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use crate::book::stats::{StatsError, book_stats_with};
     let text = crate::files::read_text(path, "book", crate::files::BOOK_LIMIT)?;
-    let stats =
-        crate::book::stats::book_stats(&text).map_err(|e| anyhow!("{}:{e}", path.display()))?;
-    print!("{stats}");
-    Ok(ExitCode::SUCCESS)
+    let mut engine = if args.engine.is_empty() {
+        None
+    } else {
+        let setup = engine_setup(args)?;
+        match crate::book::engine::BookEngine::start(&setup) {
+            Ok(engine) => Some(engine),
+            Err(e) => {
+                eprintln!("uci960: {e}");
+                return Ok(ExitCode::from(3));
+            }
+        }
+    };
+    let result = book_stats_with(&text, engine.as_mut());
+    if let Some(engine) = engine {
+        engine.quit();
+    }
+    match result {
+        Ok(stats) => {
+            print!("{stats}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
+        Err(e @ StatsError::Engine { .. }) => {
+            eprintln!("uci960: {}:{e}", path.display());
+            Ok(ExitCode::from(3))
+        }
+    }
 }
 
 pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.stats {
-        return stats(path);
+        return stats(&args, path);
     }
     let package = package_of(&args)?;
     let plan = plan_of(&args)?;

@@ -71,7 +71,7 @@ fn every_form_of_the_frameworks_books_reads_and_rewrites_into_one_notation() {
         // it is the source line's position with its move counters; the
         // castling field is in the one flavour asked for.
         let script = format!(
-            r#"
+            r##"
 import sys, chess
 src = [l for l in open({file:?}).read().splitlines() if l.strip() and not l.startswith("#")]
 out = sys.stdin.read().splitlines()
@@ -92,7 +92,7 @@ for s, o in zip(src, out):
     else:
         assert field == want.fen(shredder=True).split()[2], (o,)
 print("ok", len(out))
-"#,
+"##,
             file = file.to_str().unwrap()
         );
         assert_eq!(python(&py, &script, &text).trim(), "ok 7");
@@ -373,6 +373,26 @@ fn draw_window_keeps_lines_by_the_engines_own_wdl() {
         report.contains(&format!("outside the eval window {first},")),
         "{report}"
     );
+    // `--stats` with the engine measures the same rates again.
+    let dir = common::scratch_dir("book-wdl-stats");
+    let file = dir.join("all.epd");
+    std::fs::write(&file, &all).unwrap();
+    let out = ok(&[
+        "book",
+        "--stats",
+        file.to_str().unwrap(),
+        "--engine",
+        &engine,
+        "--depth",
+        "6",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mean = draws.iter().sum::<u32>() as f64 / draws.len() as f64 / 10.0;
+    assert!(
+        text.contains(&format!("draw rate        mean {mean:.1} %")),
+        "{text}"
+    );
+    assert!(!text.contains("model"), "{text}");
 }
 
 #[test]
