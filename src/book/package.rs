@@ -431,10 +431,10 @@ mod tests {
             sri(text.replace("\r\n", "\n").as_bytes())
         );
         assert_eq!(sri(b"a\rb"), sri(b"a\nb"));
-        // The SHA-384 of nothing.
+        // The SHA-384 of nothing (Python: base64.b64encode(hashlib.sha384(b"").digest())).
         assert_eq!(
             sri(b""),
-            "OLBgp1GsljhM2TLJzDzlb+OAyIeMgAPYnQO2MWHQzuaQ0pukVMZ+Lq7C5/ViQjEo"
+            "OLBgp1GsljhM2TJ+sbHjaiH9txEUvgdDTAzHv2P24donTt6/529l+9Ua0vFImLlb"
         );
         assert_eq!(
             sha256_hex(b""),
