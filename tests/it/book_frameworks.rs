@@ -239,7 +239,7 @@ fn packages_pass_the_frameworks_own_checks_and_unplayable_names_are_refused() {
         "fischerandom 960"
     );
     // OpenBench: FISCHER in the name is enough there.
-    let url = "https://example.org/books/Fischer_uci960.epd.zip";
+    let url = "https://example.org/books/Fischer_book.epd.zip";
     ok(&[
         "book",
         "--start",
@@ -259,7 +259,7 @@ fn packages_pass_the_frameworks_own_checks_and_unplayable_names_are_refused() {
         d,
     ]);
     assert_eq!(
-        check_package(&py, &["openbench", d, "Fischer_uci960", url]).trim(),
+        check_package(&py, &["openbench", d, "Fischer_book", url]).trim(),
         "fischerandom 50"
     );
     // fishtest would play that name as standard chess: refused, with why.
@@ -277,7 +277,9 @@ fn packages_pass_the_frameworks_own_checks_and_unplayable_names_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("'FRC' or '960'"), "{err}");
     assert!(err.contains("standard chess"), "{err}");
-    assert!(!dir.join("Fischer_uci960.epd.zip").exists() || err.contains("FRC"));
+    assert!(err.contains("Fischer_book_FRC"), "{err}");
+    let books_json = std::fs::read_to_string(dir.join("books.json")).unwrap();
+    assert!(!books_json.contains("Fischer_book"), "{books_json}");
 }
 
 #[test]
