@@ -252,7 +252,7 @@ fn packages_pass_the_frameworks_own_checks_and_unplayable_names_are_refused() {
         "2",
         "--package",
         "openbench",
-        "Fischer_uci960",
+        "Fischer_book",
         "--package-source",
         url,
         "--output",
@@ -269,7 +269,7 @@ fn packages_pass_the_frameworks_own_checks_and_unplayable_names_are_refused() {
         "5",
         "--package",
         "fishtest",
-        "Fischer_uci960",
+        "Fischer_book",
         "--output",
         d,
     ]);
