@@ -14,7 +14,6 @@ use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::book::engine::EngineSetup;
 use crate::book::epd::push_epd;
 use crate::book::filter::{EvalView, EvalWindow, Tally, Windows};
 use crate::book::package::{self, Framework};
@@ -24,10 +23,10 @@ use crate::book::shard::Shard;
 use crate::book::starts::StartSpec;
 use crate::book::wdl::RateWindow;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
+use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::notation::fen::{FenFlavour, push_fen};
 use crate::platform::interrupt;
 use crate::tournament::openings::BookFormat;
-use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -124,8 +123,8 @@ pub struct BookArgs {
     pub stats: Option<PathBuf>,
     /// Seconds an engine may take for one search or `isready` before the
     /// run fails (a hang guard).
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = crate::seconds::parse_positive)]
+    pub timeout: Duration,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -176,9 +175,6 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
             "--package writes an EPD book (the form of the frameworks' Chess960 books); drop --format pgn"
         );
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        bail!("--timeout must be a positive number of seconds");
-    }
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");
     }
@@ -209,6 +205,7 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
         plies,
         moves,
         engine,
+        engine_timeout: args.timeout,
         concurrency: args.concurrency,
         window,
         view: args.eval_view,
@@ -219,7 +216,7 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
 }
 
 /// The engine of `--engine` (the parser `match` uses) with the limits.
-fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
+fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSpec> {
     let argv: Vec<String> = std::env::args().collect();
     let groups = group_engine_tokens(&args.engine, &argv);
     if groups.len() > 1 {
@@ -228,7 +225,8 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
             groups.len()
         );
     }
-    let config = parse_engine_tokens(groups.first().map(Vec::as_slice).unwrap_or(&[]))?;
+    let config = EngineKeys::parse_tokens(groups.first().map(Vec::as_slice).unwrap_or(&[]))
+        .map_err(|e| anyhow!("--engine: {e}"))?;
     if config.tc.is_some() || config.st.is_some() {
         bail!(
             "--engine tc=/st=: a book's searches are limited by --depth or --nodes (reproducible), not by time"
@@ -239,13 +237,12 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
     if depth.is_none() && nodes.is_none() {
         nodes = Some(DEFAULT_NODES);
     }
-    Ok(EngineSetup {
-        cmd: config.command()?,
-        options: config.option_pairs()?,
-        depth,
-        nodes,
-        timeout: Duration::from_secs_f64(args.timeout),
-    })
+    let mut spec = config
+        .spec(crate::game::Limits::default())
+        .map_err(|e| anyhow!("--engine: {e}"))?;
+    spec.limits.depth = depth;
+    spec.limits.nodes = nodes;
+    Ok(spec)
 }
 
 /// Bytes of text gathered before one write.
@@ -339,8 +336,8 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
     let mut engine = if args.engine.is_empty() {
         None
     } else {
-        let setup = engine_setup(args)?;
-        match crate::book::engine::BookEngine::start(&setup) {
+        let spec = engine_setup(args)?;
+        match crate::book::engine::BookEngine::start(&spec, args.timeout) {
             Ok(engine) => Some(engine),
             Err(e) => {
                 eprintln!("uci960: {e}");

@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use clap::Args;
 
+use crate::engines::{EngineKeys, group_engine_tokens};
 use crate::tournament::config::{
     self, TournamentConfig, TournamentConfigError, parse_draw, parse_openings, parse_resign,
     parse_sprt,
@@ -19,7 +20,6 @@ use crate::tournament::config::{
 use crate::tournament::runner::Ended;
 use crate::tournament::schedule::TournamentKind;
 use crate::tournament::session::{self, Options};
-use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
@@ -123,8 +123,9 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     let argv: Vec<String> = std::env::args().collect();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
-        .map(|t| parse_engine_tokens(t))
-        .collect::<Result<_, _>>()?;
+        .map(|t| EngineKeys::parse_tokens(t))
+        .collect::<Result<_, _>>()
+        .map_err(TournamentConfigError::EngineTokens)?;
     let st = match &args.st {
         Some(s) => Some(
             crate::seconds::parse_positive(s)
