@@ -28,7 +28,8 @@ pub struct MatchArgs {
     /// none at all plays the built-in engine against itself.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub engine: Vec<String>,
-    /// How engines are paired [default: round-robin].
+    /// How engines are paired: round-robin, gauntlet (the first engine
+    /// against each other one), knockout (a seeded bracket) [default: round-robin].
     #[arg(long, value_enum)]
     pub tournament: Option<TournamentKind>,
     /// Games of each pairing per round, rounded up to even (each opening
@@ -116,11 +117,24 @@ pub struct MatchArgs {
     /// has no clock, before the game is lost as stalled [default: 30].
     #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub timeout: Option<std::time::Duration>,
+    /// The PGN `[Variant]` name: fischerandom (cutechess-cli reads only
+    /// this one) or chess960 [default: fischerandom].
+    #[arg(long, value_name = "NAME", value_parser = ["fischerandom", "chess960"])]
+    pub pgn_variant: Option<String>,
+    /// Standings every N finished games (0: only at the end) [default: 10].
+    #[arg(long, value_name = "N")]
+    pub rating_interval: Option<u64>,
+    /// No progress lines, interim standings or progress bar (the final
+    /// table is still printed).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// The flags as a config (every field the flags leave out stays `None`).
 fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigError> {
-    let argv: Vec<String> = std::env::args().collect();
+    // The groups of `--engine` tokens come from the command line as parsed:
+    // translated from cutechess-cli / fastchess spellings.
+    let argv = super::aliases::native_argv();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
         .map(|t| parse_engine_tokens(t))
@@ -173,6 +187,17 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
         recover: args.recover.then_some(true),
         margin: args.margin,
         timeout: args.timeout.map(|d| d.as_secs_f64()),
+        pgn_variant: match &args.pgn_variant {
+            Some(v) => Some(v.parse().map_err(|e: crate::keyword::UnknownWord| {
+                TournamentConfigError::BadFlag {
+                    flag: "--pgn-variant",
+                    value: v.clone(),
+                    reason: e.to_string(),
+                }
+            })?),
+            None => None,
+        },
+        rating_interval: args.rating_interval,
     })
 }
 
@@ -232,9 +257,19 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         (None, true) => 0,
         (None, false) => super::seed_or_announce(None),
     };
+    // Live lines on stdout, as cutechess-cli and fastchess print them (and
+    // flushed at once: a CI log or `nohup` file shows each game as it
+    // ends); the bar only where stderr is a terminal.
+    let print_line = |text: &str| {
+        let mut line = text.to_string();
+        line.push('\n');
+        // A closed stdout loses the progress lines, not the tournament.
+        let _ = super::output::emit(&line);
+    };
     let opts = Options {
         resume: args.resume,
-        progress: true,
+        progress: !args.quiet,
+        lines: (!args.quiet).then_some(&print_line as &dyn Fn(&str)),
     };
     let report = match session::run(s, opts, fresh_seed, interrupted, &|note| {
         super::output::note(note)
@@ -243,6 +278,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return fail(e.exit_code(), e),
     };
     let mut table = report.standings.render();
+    if let Some(bracket) = &report.bracket {
+        table.push('\n');
+        table.push_str(bracket);
+    }
     if report.sprt_stopped {
         table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }

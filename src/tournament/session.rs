@@ -11,16 +11,16 @@
 //! colours, so the resumed PGN holds exactly the games of an uninterrupted
 //! run.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
-use super::output::{OutputError, PgnWriter, Progress, write_json};
+use super::output::{OutputError, PgnWriter, Progress, finished_line, started_line, write_json};
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, SetupError, StopSignal};
-use super::schedule::Schedule;
+use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 
@@ -54,9 +54,14 @@ impl TournamentError {
 }
 
 /// How the tournament is run.
-pub struct Options {
+pub struct Options<'a> {
     pub resume: bool,
+    /// The progress bar on stderr (for a terminal).
     pub progress: bool,
+    /// Where the live lines go, one call a line (`Started game …`,
+    /// `Finished game …`, the standings every `rating_interval` games);
+    /// `None` for none (`--quiet`).
+    pub lines: Option<&'a dyn Fn(&str)>,
 }
 
 /// How it ended.
@@ -66,6 +71,8 @@ pub struct Report {
     pub seed: u64,
     /// The SPRT decided every pairing it watches before the schedule's end.
     pub sprt_stopped: bool,
+    /// Where the format stands in words (a knockout's bracket).
+    pub bracket: Option<String>,
 }
 
 /// The state file: `--state`, else next to the PGN.
@@ -99,11 +106,8 @@ pub struct DryRun {
 /// Walks the whole schedule, drawing every opening, without engines
 /// (memory stays constant: the schedule and openings are streams).
 pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentError> {
-    let feed = Feed::new(
-        s.schedule.clone(),
-        BTreeSet::new(),
-        opening_source(s, seed)?,
-    );
+    let feed = Feed::new(&s.schedule, BTreeMap::new(), opening_source(s, seed)?);
+    let stop = StopSignal::new(Arc::new(AtomicBool::new(false)));
     let mut out = DryRun {
         games: 0,
         pairings: s.schedule.pairings().to_vec(),
@@ -111,7 +115,10 @@ pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentEr
         first: Vec::new(),
     };
     let mut last_opening = None;
-    while let Some((slot, opening)) = feed.take() {
+    while let Some((slot, opening)) = feed.take(&stop) {
+        // A knockout's next games depend on results: walk its longest
+        // course (every game drawn, every tiebreak played).
+        feed.record(slot.number, crate::game::GameResult::Draw);
         out.games += 1;
         if last_opening != Some(slot.opening) {
             out.openings += 1;
@@ -158,19 +165,34 @@ fn differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> 
         .collect()
 }
 
-fn summary_of(schedule: &Schedule, r: &GameRecord) -> GameSummary {
-    let slot = schedule.slot(r.number);
-    GameSummary {
+/// What the standings need of a recorded game; `None` for a record that
+/// names engines this tournament does not pair (a damaged state file).
+fn summary_of(schedule: &Schedule, r: &GameRecord) -> Option<GameSummary> {
+    let (white, black) = match (r.white, r.black) {
+        (Some(w), Some(b)) => (w, b),
+        // Older state files: round robin and gauntlet games follow from
+        // their number.
+        _ if schedule.games_exact() => {
+            let slot = schedule.slot(r.number);
+            (slot.white, slot.black)
+        }
+        _ => return None,
+    };
+    if white == black {
+        return None;
+    }
+    Some(GameSummary {
         number: r.number,
-        pair: slot.pair,
-        pairing: slot.pairing,
-        white: slot.white,
-        black: slot.black,
-        first_white: slot.first_white,
+        pair: (r.number - 1) / 2,
+        pairing: schedule.pairing_of(white, black)?,
+        white,
+        black,
+        // Every pairing's first engine is the lower index.
+        first_white: white < black,
         result: r.result,
         termination: r.termination,
         notation_errors: r.notation_errors,
-    }
+    })
 }
 
 /// Cuts the PGN back to what the state file recorded.
@@ -305,7 +327,9 @@ pub fn run(
     let id = identity(&s, &names, seed);
 
     let mut standings = Standings::new(&names, s.schedule.pairings(), s.sprt);
-    let mut done = BTreeSet::new();
+    // A knockout lists every pair of engines; only those that met matter.
+    standings.hide_empty_pairings = !s.schedule.games_exact();
+    let mut done = BTreeMap::new();
     let mut st = match previous {
         Some(prev) => {
             let diff = differences(&prev.identity, &id);
@@ -319,8 +343,13 @@ pub fn run(
                 )));
             }
             for r in &prev.games {
-                if r.number >= 1 && r.number <= s.schedule.games() && done.insert(r.number) {
-                    standings.record(&summary_of(&s.schedule, r));
+                if r.number >= 1
+                    && r.number <= s.schedule.games()
+                    && !done.contains_key(&r.number)
+                    && let Some(summary) = summary_of(&s.schedule, r)
+                {
+                    done.insert(r.number, r.result);
+                    standings.record(&summary);
                 }
             }
             if let Some(pgn) = &s.pgn {
@@ -370,6 +399,7 @@ pub fn run(
             ("Event".into(), "uci960 match".into()),
             ("Site".into(), "?".into()),
             ("Date".into(), crate::utc::UtcTime::now().pgn_date()),
+            ("Variant".into(), s.pgn_variant.tag().into()),
             (
                 "Start".into(),
                 match &s.openings {
@@ -382,7 +412,7 @@ pub fn run(
     };
     let remaining = s.schedule.games() - done.len() as u64;
     let workers = (s.concurrency as u64).min(remaining.max(1)) as usize;
-    let feed = Feed::new(s.schedule.clone(), done.clone(), opening_source(&s, seed)?);
+    let feed = Feed::new(&s.schedule, done.clone(), opening_source(&s, seed)?);
     let progress = Progress::new(
         opts.progress,
         s.schedule.games(),
@@ -397,6 +427,23 @@ pub fn run(
         json["seed"] = serde_json::json!(seed);
         json
     };
+    let total = s.schedule.games();
+    let say = |text: &str| {
+        if let Some(lines) = opts.lines {
+            progress.suspend(|| lines(text));
+        }
+    };
+    let name = |i: usize| ctx.engines[i].name.as_str();
+    let exact = s.schedule.games_exact();
+    let on_start = |slot: &Slot| {
+        say(&started_line(
+            slot.number,
+            total,
+            exact,
+            name(slot.white),
+            name(slot.black),
+        ));
+    };
     let on_game = |g: &FinishedGame| -> Result<Flow, TournamentError> {
         if let Some(w) = pgn.as_mut() {
             w.write_game(&runner::game_pgn(&ctx, g))?;
@@ -407,8 +454,12 @@ pub fn run(
             result: g.outcome.result,
             termination: g.outcome.termination,
             notation_errors: g.notation_errors,
+            white: Some(g.slot.white),
+            black: Some(g.slot.black),
         };
-        standings.record(&summary_of(&s.schedule, &record));
+        if let Some(summary) = summary_of(&s.schedule, &record) {
+            standings.record(&summary);
+        }
         st.games.push(record);
         if let Some(path) = &state_file {
             st.save(path)?;
@@ -417,6 +468,19 @@ pub fn run(
             write_json(path, &json_doc(&standings, false))?;
         }
         progress.game_done(standings.score_line());
+        say(&finished_line(
+            g.slot.number,
+            name(g.slot.white),
+            name(g.slot.black),
+            &g.outcome,
+        ));
+        let played = standings.games();
+        if s.rating_interval > 0 && played.is_multiple_of(s.rating_interval) && played < total {
+            say(&format!(
+                "Standings after {played} of {total} games:\n{}",
+                standings.render()
+            ));
+        }
         for (pairing, verdict) in standings.sprt_verdicts() {
             if verdict != super::stats::SprtVerdict::Continue {
                 feed.close_pairing(pairing);
@@ -428,8 +492,11 @@ pub fn run(
         }
         Ok(Flow::Continue)
     };
-    let ended = runner::run(&ctx, &feed, workers, first, &stop, on_game);
+    let ended = runner::run(&ctx, &feed, workers, first, &stop, on_start, on_game);
     progress.finish();
+    let bracket = feed
+        .with_scheduler(|sch| sch.describe(&|i| ctx.engines[i].name.clone()))
+        .flatten();
     let ended = ended?;
     if let Some(path) = &s.json {
         write_json(path, &json_doc(&standings, ended == Ended::Interrupted))?;
@@ -439,6 +506,7 @@ pub fn run(
         ended,
         seed,
         sprt_stopped: sprt_stopped && standings_incomplete(&s.schedule, &st),
+        bracket,
     })
 }
 

@@ -81,6 +81,9 @@ pub struct Standings {
     pub engines: Vec<EngineTally>,
     pub pairings: Vec<PairingTally>,
     pub sprt: Option<Sprt>,
+    /// Leave pairings without games out of the table and JSON (a
+    /// knockout, whose pairings are all pairs of engines).
+    pub hide_empty_pairings: bool,
     games: u64,
     terminations: BTreeMap<&'static str, u32>,
 }
@@ -104,6 +107,7 @@ impl Standings {
                 })
                 .collect(),
             sprt,
+            hide_empty_pairings: false,
             games: 0,
             terminations: BTreeMap::new(),
         }
@@ -164,12 +168,18 @@ impl Standings {
         self.sprt.as_ref()
     }
 
+    /// Pairing `i`'s LLR under `s`.
+    fn llr(&self, s: &Sprt, i: usize) -> f64 {
+        let p = &self.pairings[i];
+        s.llr(&p.wdl, &p.pentanomial)
+    }
+
     /// The SPRT verdict of each pairing that has one.
     pub fn sprt_verdicts(&self) -> Vec<(usize, SprtVerdict)> {
         (0..self.pairings.len())
             .filter_map(|i| {
                 let s = self.sprt_for(i)?;
-                Some((i, s.verdict(s.llr(&self.pairings[i].pentanomial))))
+                Some((i, s.verdict(self.llr(s, i))))
             })
             .collect()
     }
@@ -258,6 +268,9 @@ impl Standings {
         }
         let _ = writeln!(out, "\nGames: {}", self.games);
         for (i, p) in self.pairings.iter().enumerate() {
+            if self.hide_empty_pairings && p.wdl.games() == 0 {
+                continue;
+            }
             let _ = writeln!(
                 out,
                 "{}: {} games, +{} ={} -{}",
@@ -285,15 +298,16 @@ impl Standings {
                 p.pentanomial.0
             );
             if let Some(s) = self.sprt_for(i) {
-                let llr = s.llr(&p.pentanomial);
+                let llr = self.llr(s, i);
                 let (lo, hi) = s.bounds();
                 let _ = writeln!(
                     out,
-                    "  SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {}",
+                    "  SPRT elo0={} elo1={} alpha={} beta={} model={}: LLR {:.2} [{:.2}, {:.2}] {}",
                     s.elo0,
                     s.elo1,
                     s.alpha,
                     s.beta,
+                    s.model.name(),
                     llr,
                     lo,
                     hi,
@@ -344,13 +358,15 @@ impl Standings {
             .pairings
             .iter()
             .enumerate()
+            .filter(|(_, p)| !(self.hide_empty_pairings && p.wdl.games() == 0))
             .map(|(i, p)| {
                 let (elo, err, one_sided) = elo_json(p.wdl.elo());
                 let sprt = self.sprt_for(i).map(|s| {
-                    let llr = s.llr(&p.pentanomial);
+                    let llr = self.llr(s, i);
                     let (lo, hi) = s.bounds();
                     json!({
                         "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                        "model": s.model.name(),
                         "llr": llr, "lower_bound": lo, "upper_bound": hi,
                         "verdict": s.verdict(llr),
                     })
