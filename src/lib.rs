@@ -35,6 +35,7 @@ pub mod book;
 pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;
+pub mod engines;
 pub mod files;
 pub mod game;
 pub mod keyword;

@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use clap::Args;
 
+use crate::engines::{EngineKeys, group_engine_tokens};
 use crate::tournament::config::{
     self, TournamentConfig, TournamentConfigError, parse_draw, parse_openings, parse_resign,
     parse_sprt,
@@ -19,7 +20,6 @@ use crate::tournament::config::{
 use crate::tournament::runner::Ended;
 use crate::tournament::schedule::TournamentKind;
 use crate::tournament::session::{self, Options};
-use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
@@ -137,8 +137,9 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     let argv = super::aliases::native_argv();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
-        .map(|t| parse_engine_tokens(t))
-        .collect::<Result<_, _>>()?;
+        .map(|t| EngineKeys::parse_tokens(t))
+        .collect::<Result<_, _>>()
+        .map_err(TournamentConfigError::EngineTokens)?;
     let st = match &args.st {
         Some(s) => Some(
             crate::seconds::parse_positive(s)
@@ -333,5 +334,55 @@ mod tests {
             ..MatchArgs::default()
         };
         assert!(settings(&bad).is_err());
+    }
+
+    /// The effective settings of a cutechess-cli or fastchess command line
+    /// (through the alias table) and of its native form.
+    fn settings_of(line: &str) -> String {
+        let t = crate::cli::aliases::translate(&toks(line)).unwrap();
+        let argv = ["uci960", "match"]
+            .into_iter()
+            .map(String::from)
+            .chain(t.args);
+        let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(argv).unwrap();
+        let crate::cli::Command::Match(args) = cli.command else {
+            panic!("not match")
+        };
+        format!("{:?}", settings(&args).unwrap())
+    }
+
+    #[test]
+    fn their_command_lines_give_the_native_settings() {
+        for (theirs, native) in [
+            (
+                "-engine cmd=/bin/sf name=a proto=uci -engine cmd=/bin/ef name=b \
+                 -each tc=40/60+0.6 timemargin=200 -games 2 -rounds 10 -repeat \
+                 -concurrency 2 -openings file=x.epd format=epd order=random plies=8 \
+                 -srand 3 -pgnout o.pgn -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
+                 -resign movecount=3 score=600 -draw movenumber=40 movecount=8 score=10 \
+                 -recover -ratinginterval 5 -variant fischerandom -tournament gauntlet \
+                 -maxmoves 200",
+                "--engine cmd=/bin/sf name=a tc=40/60+0.6 --engine cmd=/bin/ef name=b \
+                 tc=40/60+0.6 --margin 200 --games 2 --rounds 10 --concurrency 2 \
+                 --openings file=x.epd format=epd order=random plies=8 --seed 3 \
+                 --pgn o.pgn --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
+                 --resign movecount=3 score=600 --draw movenumber=40 movecount=8 score=10 \
+                 --recover --rating-interval 5 --tournament gauntlet --maxmoves 200",
+            ),
+            (
+                "-engine cmd=/bin/sf name=a -engine cmd=/bin/ef name=b args=\"-x\" \
+                 -each tc=inf nodes=2000 proto=uci option.Hash=16 -openings file=b.epd \
+                 format=epd order=sequential start=5 -games 2 -rounds 4 -repeat \
+                 -pgnout file=o.pgn notation=san -sprt elo0=0 elo1=2 alpha=0.05 \
+                 beta=0.05 model=bayesian -concurrency 4 -srand 9 -tournament roundrobin",
+                "--engine cmd=/bin/sf name=a nodes=2000 option.Hash=16 --engine cmd=/bin/ef \
+                 name=b arg=-x nodes=2000 option.Hash=16 --openings file=b.epd format=epd \
+                 order=sequential start=5 --games 2 --rounds 4 --pgn o.pgn --sprt elo0=0 \
+                 elo1=2 alpha=0.05 beta=0.05 model=bayeselo --concurrency 4 --seed 9 \
+                 --tournament round-robin",
+            ),
+        ] {
+            assert_eq!(settings_of(theirs), settings_of(native), "{theirs}");
+        }
     }
 }

@@ -68,7 +68,10 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
             let settings = config
                 .settings()
                 .with_context(|| format!("config '{}'", path.display()))?;
-            (config.engine_command(base), settings)
+            let cmd = config
+                .engine_command(base)
+                .with_context(|| format!("config '{}'", path.display()))?;
+            (cmd, settings)
         }
         None => (None, Settings::default()),
     };

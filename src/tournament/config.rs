@@ -15,15 +15,13 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::openings::{BookFormat, BookOrder, OpeningsSpec};
-use super::runner::EngineSpec;
 use super::schedule::{Schedule, ScheduleError, TournamentKind};
 use super::stats::Sprt;
+use crate::engines::{EngineKeys, EngineKeysError, EngineSpec};
+use crate::game::CastlingPolicy;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
 use crate::game::pgn::PgnVariant;
-use crate::game::{CastlingPolicy, Limits};
-use crate::notation::fen::FenFlavour;
 use crate::start::method::{MethodError, MethodSpec};
-use crate::uci_client::command::{EngineConfig, EngineSpecError};
 
 /// Node limit when no limit is given anywhere (a quick demo).
 pub const DEFAULT_NODES: u64 = 5000;
@@ -43,7 +41,7 @@ pub const MAX_MOVES: u32 = 100_000;
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
     #[serde(default)]
-    pub engine: Vec<EngineConfig>,
+    pub engine: Vec<EngineKeys>,
     pub tournament: Option<TournamentKind>,
     pub games: Option<u64>,
     pub rounds: Option<u64>,
@@ -108,8 +106,6 @@ pub enum TournamentConfigError {
     Seconds(#[from] crate::seconds::KeySecondsError),
     #[error("--sprt: {0}")]
     Sprt(#[from] super::stats::SprtError),
-    #[error("engine {0}: {1}")]
-    LineBreak(usize, crate::uci::LineBreak),
     #[error("config {path}: {message}")]
     Toml { path: PathBuf, message: String },
     #[error(transparent)]
@@ -117,9 +113,11 @@ pub enum TournamentConfigError {
     #[error(transparent)]
     Method(#[from] MethodError),
     #[error("engine {0}: {1}")]
-    Engine(usize, EngineSpecError),
+    Engine(usize, EngineKeysError),
+    #[error("--engine: {0}")]
+    EngineTokens(EngineKeysError),
     #[error(transparent)]
-    EngineSpec(#[from] EngineSpecError),
+    Limits(#[from] EngineKeysError),
     #[error(
         "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {0} engines"
     )]
@@ -382,34 +380,6 @@ pub struct TournamentSettings {
     pub rating_interval: u64,
 }
 
-fn limits_of(
-    tc: Option<&str>,
-    st: Option<f64>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-) -> Result<Limits, TournamentConfigError> {
-    let movetime = st
-        .map(|s| crate::seconds::config_key("st", s).map_err(TournamentConfigError::from))
-        .transpose()?;
-    Ok(Limits {
-        tc: tc
-            .map(|t| {
-                t.parse()
-                    .map_err(|e: crate::game::clock::TimeControlError| {
-                        TournamentConfigError::BadFlag {
-                            flag: "tc",
-                            value: t.to_string(),
-                            reason: e.to_string(),
-                        }
-                    })
-            })
-            .transpose()?,
-        movetime,
-        nodes,
-        depth,
-    })
-}
-
 impl TournamentConfig {
     /// Reads a TOML config file.
     pub fn from_toml_file(
@@ -465,9 +435,10 @@ impl TournamentConfig {
 
     /// Checks everything once.
     pub fn validate(self) -> Result<TournamentSettings, TournamentConfigError> {
-        let global = limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)?;
+        let global =
+            crate::engines::limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)?;
         let engine_cfgs = if self.engine.is_empty() {
-            vec![EngineConfig::default(), EngineConfig::default()]
+            vec![EngineKeys::default(), EngineKeys::default()]
         } else {
             self.engine
         };
@@ -480,28 +451,14 @@ impl TournamentConfig {
         )?;
         let mut engines = Vec::new();
         for (i, e) in engine_cfgs.iter().enumerate() {
-            let cmd = e
-                .command()
+            let mut fallback = global;
+            if fallback.is_empty() {
+                fallback.nodes = Some(DEFAULT_NODES);
+            }
+            let spec = e
+                .spec(fallback)
                 .map_err(|err| TournamentConfigError::Engine(i + 1, err))?;
-            let own = limits_of(e.tc.as_deref(), e.st, e.nodes, e.depth)?;
-            let mut limits = if own.is_empty() { global } else { own };
-            if limits.is_empty() {
-                limits.nodes = Some(DEFAULT_NODES);
-            }
-            let options = e
-                .option_pairs()
-                .map_err(|err| TournamentConfigError::LineBreak(i + 1, err))?;
-            if let Some(name) = &e.name {
-                crate::uci::single_line(&format!("engine {} name", i + 1), name)
-                    .map_err(|err| TournamentConfigError::LineBreak(i + 1, err))?;
-            }
-            engines.push(EngineSpec {
-                name: e.name.clone().unwrap_or_default(),
-                cmd,
-                options,
-                limits,
-                fen: e.fen.unwrap_or(FenFlavour::Shredder),
-            });
+            engines.push(spec);
         }
         if let Some(s) = &self.sprt {
             s.validate()?;
@@ -685,7 +642,7 @@ mod tests {
     #[test]
     fn sprt_only_where_defined() {
         let three = |kind| TournamentConfig {
-            engine: vec![EngineConfig::default(); 3],
+            engine: vec![EngineKeys::default(); 3],
             tournament: Some(kind),
             sprt: Some(Sprt {
                 elo0: 0.0,
@@ -706,7 +663,7 @@ mod tests {
             Err(TournamentConfigError::SprtKnockout)
         ));
         let one = TournamentConfig {
-            engine: vec![EngineConfig::default()],
+            engine: vec![EngineKeys::default()],
             ..TournamentConfig::default()
         };
         assert!(one.validate().is_err());

@@ -19,10 +19,11 @@ use std::sync::atomic::AtomicBool;
 use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, PgnWriter, Progress, finished_line, started_line, write_json};
-use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, SetupError, StopSignal};
+use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
 use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
+use crate::engines::{Chess960, SetupError, start_engine};
 
 /// Why a tournament could not run (or stopped).
 #[derive(Debug, thiserror::Error)]
@@ -308,7 +309,7 @@ pub fn run(
     let mut engines = s.engines.clone();
     let mut first = Vec::new();
     for spec in &mut engines {
-        let e = runner::start_engine(spec, s.timeout)?;
+        let e = start_engine(spec, s.timeout, Chess960::Required)?;
         if spec.name.is_empty() {
             spec.name = e.name().to_string();
         }
