@@ -632,8 +632,8 @@ mod tests {
         );
     }
 
-    /// fastchess's own test values (app/tests/sprt_test.cpp: every case but one,
-    /// explained below, to its two decimals), the published reference for
+    /// fastchess's own test values (app/tests/sprt_test.cpp: every case but
+    /// the two one-cell records, explained below, to its two decimals), the published reference for
     /// all three models.
     #[test]
     fn llr_matches_fastchess_published_values() {
@@ -674,7 +674,6 @@ mod tests {
             (
                 127, 4883, 10311, 401, 5150, 104, -1.75, 0.25, Normalized, 3.01,
             ),
-            (0, 0, 0, 0, 0, 104, 0.0, 5.0, Normalized, 2.94),
             (
                 223, 9863, 20279, 1000, 10037, 246, 0.5, 2.5, Logistic, -3.07,
             ),
@@ -706,6 +705,17 @@ mod tests {
         };
         let llr = sprt(0.0, 5.0, Normalized).llr_games(&draws);
         assert!(llr < 0.0, "{llr}");
+        // Its third pentanomial case, 104 won pairs and nothing else
+        // (normalized, elo1 = 5), reads 2.94 there; the exact value by hand:
+        // the likeliest distributions keep the mass on the pair scores 0 and
+        // 1 (the empty cells are 1e-5 of it), where mean m and σ = √(m(1−m))
+        // give t = (m − ½)/σ, so m = ½ + ½·t/√(1 + t²). H0 (t = 0): m = ½;
+        // H1: t1 = √2·5/(800/ln 10) = 0.0203522, m1 = 0.5101740. LLR ≈
+        // 104·ln(m1/½) = 104·0.0201436 = 2.0950. Both fastchess values
+        // that differ are the degenerate one-cell records.
+        let won = Pentanomial([0, 0, 0, 0, 104]);
+        let llr = sprt(0.0, 5.0, Normalized).llr_pairs(&won);
+        assert!((llr - 2.0950).abs() < 1e-3, "{llr}");
         assert_eq!("bayesian".parse::<SprtModel>(), Ok(Bayeselo));
         assert_eq!(SprtModel::default(), Normalized);
         assert!("elo".parse::<SprtModel>().is_err());
