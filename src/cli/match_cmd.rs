@@ -128,6 +128,17 @@ pub struct MatchArgs {
     /// table is still printed).
     #[arg(long)]
     pub quiet: bool,
+    /// Play only shard I of N of the schedule (by game pairs; needs --seed);
+    /// `auto` takes I and N from a Slurm array job, `auto/N` takes I from
+    /// Slurm or a Kubernetes Indexed Job. See docs/DISTRIBUTED.md.
+    #[arg(long, value_name = "I/N|auto|auto/N")]
+    pub shard: Option<String>,
+    /// Run directory: this shard's PGN and state file go there
+    /// (shard-I-of-N.pgn, .state.json); the same command resumes it, and
+    /// with --sprt shards sharing it decide together. `uci960 merge RUN/`
+    /// prints the whole tournament.
+    #[arg(long, value_name = "RUN")]
+    pub dir: Option<PathBuf>,
 }
 
 /// The flags as a config (every field the flags leave out stays `None`).
@@ -199,6 +210,8 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
             None => None,
         },
         rating_interval: args.rating_interval,
+        shard: args.shard.clone(),
+        dir: args.dir.clone(),
     })
 }
 
@@ -267,6 +280,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         // A closed stdout loses the progress lines, not the tournament.
         let _ = super::output::emit(&line);
     };
+    let shard_note = (s.shard != crate::shard::Shard::WHOLE || s.run_dir.is_some()).then(|| {
+        format!(
+            "Shard {}: these are its games only; `uci960 merge {}` gives the whole tournament.\n",
+            s.shard,
+            s.run_dir
+                .as_deref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|| "STATE-FILES…".into())
+        )
+    });
     let opts = Options {
         resume: args.resume,
         progress: !args.quiet,
@@ -282,6 +305,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(bracket) = &report.bracket {
         table.push('\n');
         table.push_str(bracket);
+    }
+    if let Some(shard) = shard_note {
+        table.push_str(&shard);
     }
     if report.sprt_stopped {
         table.push_str("SPRT: a bound was crossed; the match stopped early.\n");

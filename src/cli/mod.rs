@@ -8,6 +8,7 @@ pub mod castling_test;
 pub mod engine;
 pub mod exit;
 pub mod match_cmd;
+pub mod merge;
 pub mod output;
 pub mod positions;
 pub mod proxy;
@@ -45,6 +46,8 @@ pub enum Command {
     Match(Box<match_cmd::MatchArgs>),
     /// Write an opening book (EPD or PGN): starts, plies, engine filter, shards.
     Book(Box<book::BookArgs>),
+    /// Merge the shards of `match --shard … --dir RUN/` into one result.
+    Merge(merge::MergeArgs),
 }
 
 /// The command line, with `match`'s cutechess-cli / fastchess spellings
@@ -81,6 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Proxy(args) => proxy::run(args),
         Command::Match(args) => match_cmd::run(*args),
         Command::Book(args) => book::run(*args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -42,6 +42,7 @@ use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, GameResult, Outcome, Termination};
 use crate::notation::fen::position_fen;
+use crate::shard::Shard;
 use crate::uci::{GoParams, PositionCommand};
 use crate::uci_client::{EngineError, UciEngine};
 use crate::utc::{UtcTime, pgn_duration};
@@ -132,6 +133,8 @@ struct FeedState {
     closed: Vec<bool>,
     /// No more games (the collector finished or stopped).
     shut: bool,
+    /// The part of the schedule this process plays (`--shard`).
+    shard: Shard,
 }
 
 impl Feed {
@@ -151,9 +154,20 @@ impl Feed {
                 current: None,
                 closed: vec![false; pairings],
                 shut: false,
+                shard: Shard::WHOLE,
             }),
             changed: Condvar::new(),
         }
+    }
+
+    /// Plays only the games of `shard` (see [`super::partition`]); the
+    /// openings of the others are still drawn, so every game has the
+    /// opening it has in the whole tournament.
+    pub fn with_shard(self, shard: Shard) -> Feed {
+        if let Ok(mut f) = self.inner.lock() {
+            f.shard = shard;
+        }
+        self
     }
 
     /// The next game to play and its opening; `None` when there is none
@@ -186,7 +200,9 @@ impl Feed {
                 f.scheduler.record(slot.number, result);
                 continue;
             }
-            if f.closed.get(slot.pairing).copied().unwrap_or(false) {
+            if f.closed.get(slot.pairing).copied().unwrap_or(false)
+                || !super::partition::owns(f.shard, &slot)
+            {
                 continue;
             }
             return f.current.clone().map(|o| (slot, o));

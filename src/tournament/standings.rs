@@ -35,6 +35,42 @@ pub struct GameSummary {
     pub notation_errors: [u32; 2],
 }
 
+impl GameSummary {
+    /// A recorded game (state file) placed in its schedule; `None` for a
+    /// record that names engines this tournament does not pair (a damaged
+    /// state file).
+    pub fn of(
+        schedule: &super::schedule::Schedule,
+        r: &super::state::GameRecord,
+    ) -> Option<GameSummary> {
+        let (white, black) = match (r.white, r.black) {
+            (Some(w), Some(b)) => (w, b),
+            // Older state files: round robin and gauntlet games follow from
+            // their number (a knockout's records always name their engines).
+            _ if schedule.games_exact() => {
+                let slot = schedule.slot(r.number);
+                (slot.white, slot.black)
+            }
+            _ => return None,
+        };
+        if white == black || r.number == 0 {
+            return None;
+        }
+        Some(GameSummary {
+            number: r.number,
+            pair: (r.number - 1) / 2,
+            pairing: schedule.pairing_of(white, black)?,
+            white,
+            black,
+            // Every pairing's first engine is the lower index.
+            first_white: white < black,
+            result: r.result,
+            termination: r.termination,
+            notation_errors: r.notation_errors,
+        })
+    }
+}
+
 /// One engine's line.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct EngineTally {
