@@ -540,10 +540,10 @@ fn combined(
     let mut all = Standings::new(names, s.schedule.pairings(), s.sprt);
     let mut seen = BTreeSet::new();
     for r in own.iter().chain(siblings) {
-        if seen.insert(r.number) {
-            if let Some(g) = GameSummary::of(&s.schedule, r) {
-                all.record(&g);
-            }
+        if seen.insert(r.number)
+            && let Some(g) = GameSummary::of(&s.schedule, r)
+        {
+            all.record(&g);
         }
     }
     all
