@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each turning arguments into
 //! library calls and output.
 
+pub mod aliases;
 pub mod analyze;
 pub mod book;
 pub mod castling_test;
@@ -47,6 +48,29 @@ pub enum Command {
     Book(Box<book::BookArgs>),
     /// Merge the shards of `match --shard … --dir RUN/` into one result.
     Merge(merge::MergeArgs),
+}
+
+/// The command line, with `match`'s cutechess-cli / fastchess spellings
+/// translated ([`aliases`]); a spelling that cannot be honoured is exit 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let is_match = argv.get(1).is_some_and(|a| a == "match");
+    let texts: Option<Vec<String>> = argv.iter().map(|a| a.to_str().map(String::from)).collect();
+    let (true, Some(texts)) = (is_match, texts) else {
+        return Ok(Cli::parse_from(argv));
+    };
+    match aliases::translate(&texts[2..]) {
+        Ok(t) => {
+            for n in &t.notes {
+                output::note(n);
+            }
+            Ok(Cli::parse_from(texts[..2].iter().cloned().chain(t.args)))
+        }
+        Err(e) => {
+            output::note(format_args!("match: {e}"));
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 /// Runs the chosen command.

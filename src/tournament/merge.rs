@@ -424,7 +424,9 @@ pub fn merge(inputs: &[PathBuf]) -> Result<Merged, MergeError> {
     let mut standings = Standings::new(&names, schedule.pairings(), sprt);
     for st in &states {
         for r in &st.state.games {
-            standings.record(&GameSummary::of(&schedule, r));
+            if let Some(g) = GameSummary::of(&schedule, r) {
+                standings.record(&g);
+            }
         }
     }
     let sprt_decided = standings.sprt_done();
