@@ -10,6 +10,7 @@ pub mod match_cmd;
 pub mod output;
 pub mod positions;
 pub mod proxy;
+pub mod serve;
 pub mod show;
 
 use std::process::ExitCode;
@@ -40,6 +41,8 @@ pub enum Command {
     /// Wrap a UCI engine for a GUI: Chess960 positions, FEN flavour and
     /// castling notation fixed, every move checked.
     Proxy(proxy::ProxyArgs),
+    /// Serve engines to remote `proxy --remote` clients over TLS, safely.
+    Serve(serve::ServeArgs),
     /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
     Match(Box<match_cmd::MatchArgs>),
     /// Write an opening book (EPD or PGN): starts, plies, engine filter, shards.
@@ -55,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Engine(args) => engine::run(args),
         Command::CastlingTest(args) => castling_test::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Match(args) => match_cmd::run(*args),
         Command::Book(args) => book::run(*args),
     }
