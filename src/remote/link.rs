@@ -68,6 +68,8 @@ pub struct LinkReader {
     socket: TcpStream,
     buf: Vec<u8>,
     timeout: Option<Option<Duration>>,
+    /// Whether the plaintext left by the handshake was taken.
+    primed: bool,
 }
 
 /// What one wait for the peer gave.
@@ -162,6 +164,7 @@ impl Link {
             socket: socket.try_clone()?,
             buf,
             timeout: None,
+            primed: false,
         };
         let link = Link {
             inner: Mutex::new(Inner {
@@ -237,7 +240,9 @@ impl Link {
     fn feed(&self, mut bytes: &[u8], out: &mut LineBuffer) -> Result<bool, String> {
         let mut inner = lock(&self.inner);
         inner.traffic.tls_in += bytes.len() as u64;
-        let mut closed = false;
+        // Plaintext may wait from before (it came with the handshake's
+        // last flight, read by the handshake loop).
+        let mut closed = drain(&mut inner, out)?;
         while !bytes.is_empty() && !closed {
             match inner.conn.read_tls(&mut bytes) {
                 Ok(0) => closed = true,
@@ -252,25 +257,26 @@ impl Link {
                     return Err(format!("TLS: {e}"));
                 }
             };
-            loop {
-                match inner.conn.reader().read(out.spare()) {
-                    Ok(0) => {
-                        closed = true;
-                        break;
-                    }
-                    Ok(n) => {
-                        out.commit(n);
-                        inner.traffic.text_in += n as u64;
-                    }
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-                    Err(e) => return Err(e.to_string()),
-                }
-            }
-            closed |= state.peer_has_closed();
+            closed |= drain(&mut inner, out)? || state.peer_has_closed();
         }
         // Answers the peer may need (a key update), written now.
         flush_tls(&mut inner, &self.socket).map_err(|e| e.to_string())?;
         Ok(closed)
+    }
+}
+
+/// Moves decrypted bytes into `out`; `true` when the peer said goodbye.
+fn drain(inner: &mut Inner, out: &mut LineBuffer) -> Result<bool, String> {
+    loop {
+        match inner.conn.reader().read(out.spare()) {
+            Ok(0) => return Ok(true),
+            Ok(n) => {
+                out.commit(n);
+                inner.traffic.text_in += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
+            Err(e) => return Err(e.to_string()),
+        }
     }
 }
 
@@ -283,6 +289,15 @@ impl LinkReader {
         timeout: Option<Duration>,
         out: &mut LineBuffer,
     ) -> Received {
+        if !self.primed {
+            self.primed = true;
+            match link.feed(&[], out) {
+                Ok(true) => return Received::Closed { clean: true },
+                Ok(false) if out.has_partial() => return Received::Data,
+                Ok(false) => {}
+                Err(e) => return Received::Failed(e),
+            }
+        }
         let timeout = timeout.map(|t| t.max(Duration::from_millis(1)));
         if self.timeout != Some(timeout) {
             if let Err(e) = self.socket.set_read_timeout(timeout) {

@@ -77,7 +77,7 @@ impl Default for Limits {
             max_threads: 1,
             max_hash: 256,
             max_search: Duration::from_secs(600),
-            lines_per_second: 200,
+            lines_per_second: 5000,
         }
     }
 }
