@@ -251,7 +251,7 @@ fn flags(data: &[u8]) -> bool {
         | parse_resign(&tokens).is_ok()
         | parse_sprt(&tokens).is_ok()
         | parse_openings(&tokens).is_ok();
-    if let Ok(engine) = uci960::uci_client::command::parse_engine_tokens(&tokens) {
+    if let Ok(engine) = uci960::engines::EngineKeys::parse_tokens(&tokens) {
         let _ = engine.command();
         let config = TournamentConfig {
             engine: vec![engine.clone(), engine],

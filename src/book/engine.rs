@@ -19,24 +19,10 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::filter::Eval;
 use super::multipv::{MAX_MULTIPV, MultiPvCollector};
-use crate::game::Limits;
+use crate::engines::{Chess960, EngineSpec, SetupError, start_engine};
 use crate::notation::fen::{FenFlavour, position_fen};
-use crate::tournament::runner::{EngineSpec, SetupError, start_engine};
 use crate::uci::{GoParams, OptionKind};
-use crate::uci_client::{EngineCommand, EngineError, UciEngine};
-
-/// What a book's engine is and how hard it searches.
-#[derive(Clone, Debug)]
-pub struct EngineSetup {
-    pub cmd: EngineCommand,
-    /// `setoption` pairs sent after `UCI_Chess960 true`.
-    pub options: Vec<(String, String)>,
-    /// `go depth N` / `go nodes N` (both when both are given).
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    /// Hang guard per search and per `isready`.
-    pub timeout: Duration,
-}
+use crate::uci_client::{EngineError, UciEngine};
 
 /// Why the engine could not do the book's work.
 #[derive(Debug, thiserror::Error)]
@@ -75,16 +61,11 @@ pub struct BookEngine {
 
 impl BookEngine {
     /// Starts the engine (refused without `UCI_Chess960`) and sends the
-    /// user's options.
-    pub fn start(setup: &EngineSetup) -> Result<BookEngine, BookEngineError> {
-        let spec = EngineSpec {
-            name: String::new(),
-            cmd: setup.cmd.clone(),
-            options: setup.options.clone(),
-            limits: Limits::default(),
-            fen: FenFlavour::Shredder,
-        };
-        let engine = start_engine(&spec, setup.timeout)?;
+    /// user's options. The engine searches to the spec's depth and node
+    /// limits (both when both are given); `timeout` is the hang guard per
+    /// search and per `isready`.
+    pub fn start(spec: &EngineSpec, timeout: Duration) -> Result<BookEngine, BookEngineError> {
+        let engine = start_engine(spec, timeout, Chess960::Required)?;
         let multipv_max = engine
             .handshake()
             .option("MultiPV")
@@ -96,15 +77,15 @@ impl BookEngine {
                 _ => None,
             });
         let go = GoParams {
-            depth: setup.depth,
-            nodes: setup.nodes,
+            depth: spec.limits.depth,
+            nodes: spec.limits.nodes,
             ..GoParams::default()
         }
         .to_string();
         Ok(BookEngine {
             engine,
             go,
-            timeout: setup.timeout,
+            timeout,
             multipv: 1,
             multipv_max,
             collector: MultiPvCollector::new(),

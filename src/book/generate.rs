@@ -33,12 +33,13 @@ use std::time::Duration;
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
 
-use super::engine::{BookEngine, BookEngineError, EngineSetup};
+use super::engine::{BookEngine, BookEngineError};
 use super::filter::{DropReason, Eval, EvalView, EvalWindow, Tally, rules_verdict};
 use super::plies::{LineRngs, MAX_PLIES, PlyRange, random_move};
 use super::shard::Shard;
 use super::starts::{Start, StartSpec, StartStream};
 use super::unique::{KeyHasher, SeenPositions, position_key};
+use crate::engines::EngineSpec;
 use crate::start::method::MethodError;
 use crate::start::method::procedure::uniform_below;
 
@@ -65,7 +66,10 @@ pub struct BookPlan {
     pub plies: PlyRange,
     pub moves: MoveChoice,
     /// The engine, when moves or the window need one (or `ce` is wanted).
-    pub engine: Option<EngineSetup>,
+    pub engine: Option<EngineSpec>,
+    /// How long the engine may take for one search or `isready` (a hang
+    /// guard).
+    pub engine_timeout: Duration,
     /// Engine processes working at once.
     pub concurrency: usize,
     pub window: Option<EvalWindow>,
@@ -328,7 +332,7 @@ type Claims = Mutex<HashMap<u64, u64, BuildHasherDefault<KeyHasher>>>;
 /// What every worker of a run shares.
 struct Workshop<'a> {
     plan: &'a BookPlan,
-    setup: &'a EngineSetup,
+    setup: &'a EngineSpec,
     rngs: LineRngs,
     /// Earliest candidate to reach each position: lets a worker skip the
     /// evaluation of a line that is a duplicate whatever else happens.
@@ -340,7 +344,7 @@ struct Workshop<'a> {
 /// Lines with an engine: `concurrency` workers, one engine each; results
 /// judged here in candidate order.
 fn run_engines(
-    setup: &EngineSetup,
+    setup: &EngineSpec,
     mut starts: StartStream,
     mut judge: Judge,
 ) -> Result<Generated, BookError> {
@@ -420,7 +424,7 @@ fn run_engines(
 
 /// One worker: starts its engine, then plays lines until the queue closes.
 fn work(shop: &Workshop, done: mpsc::Sender<Result<Done, BookEngineError>>) {
-    let mut engine = match BookEngine::start(shop.setup) {
+    let mut engine = match BookEngine::start(shop.setup, shop.plan.engine_timeout) {
         Ok(e) => e,
         Err(e) => {
             let _ = done.send(Err(e));

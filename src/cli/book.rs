@@ -14,7 +14,6 @@ use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::book::engine::EngineSetup;
 use crate::book::epd::push_epd;
 use crate::book::filter::{EvalView, EvalWindow, Tally};
 use crate::book::pgn::push_pgn;
@@ -22,10 +21,10 @@ use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
 use crate::book::starts::StartSpec;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
+use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::notation::fen::FenFlavour;
 use crate::platform::interrupt;
 use crate::tournament::openings::BookFormat;
-use crate::uci_client::command::{group_engine_tokens, parse_engine_tokens};
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -98,8 +97,8 @@ pub struct BookArgs {
     pub output: Option<PathBuf>,
     /// Seconds an engine may take for one search or `isready` before the
     /// run fails (a hang guard).
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = crate::seconds::parse_positive)]
+    pub timeout: Duration,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -135,9 +134,6 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
     if args.format == BookFormat::Pgn && args.castling.is_some() {
         bail!("--castling sets the EPD castling field; PGN [FEN] tags are always X-FEN");
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        bail!("--timeout must be a positive number of seconds");
-    }
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");
     }
@@ -168,6 +164,7 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
         plies,
         moves,
         engine,
+        engine_timeout: args.timeout,
         concurrency: args.concurrency,
         window,
         view: args.eval_view,
@@ -178,7 +175,7 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
 }
 
 /// The engine of `--engine` (the parser `match` uses) with the limits.
-fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
+fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSpec> {
     let argv: Vec<String> = std::env::args().collect();
     let groups = group_engine_tokens(&args.engine, &argv);
     if groups.len() > 1 {
@@ -187,7 +184,8 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
             groups.len()
         );
     }
-    let config = parse_engine_tokens(groups.first().map(Vec::as_slice).unwrap_or(&[]))?;
+    let config = EngineKeys::parse_tokens(groups.first().map(Vec::as_slice).unwrap_or(&[]))
+        .map_err(|e| anyhow!("--engine: {e}"))?;
     if config.tc.is_some() || config.st.is_some() {
         bail!(
             "--engine tc=/st=: a book's searches are limited by --depth or --nodes (reproducible), not by time"
@@ -198,13 +196,12 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSetup> {
     if depth.is_none() && nodes.is_none() {
         nodes = Some(DEFAULT_NODES);
     }
-    Ok(EngineSetup {
-        cmd: config.command()?,
-        options: config.option_pairs()?,
-        depth,
-        nodes,
-        timeout: Duration::from_secs_f64(args.timeout),
-    })
+    let mut spec = config
+        .spec(crate::game::Limits::default())
+        .map_err(|e| anyhow!("--engine: {e}"))?;
+    spec.limits.depth = depth;
+    spec.limits.nodes = nodes;
+    Ok(spec)
 }
 
 /// Bytes of text gathered before one write.

@@ -16,11 +16,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::conformance::engine_driver::{DriverSetup, EngineDriver, SEARCH_TIMEOUT};
+use crate::conformance::engine_driver::EngineDriver;
 use crate::conformance::junit::junit_xml;
 use crate::conformance::report::{CheckName, SuiteReport};
 use crate::conformance::suite::{
@@ -28,9 +28,9 @@ use crate::conformance::suite::{
     planned_steps, run as run_suite,
 };
 use crate::conformance::table::{engines_table, proxy_table};
+use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::notation::fen::FenFlavour;
 use crate::uci_client::EngineCommand;
-use crate::uci_client::command::{EngineConfig, group_engine_tokens, parse_engine_tokens};
 
 #[derive(Args, Debug)]
 pub struct CastlingTestArgs {
@@ -65,8 +65,8 @@ pub struct CastlingTestArgs {
     #[arg(long)]
     pub fail_fast: bool,
     /// Seconds a `go depth N` may take before the engine counts as stalled.
-    #[arg(long, value_name = "SECONDS", default_value_t = SEARCH_TIMEOUT.as_secs_f64())]
-    pub timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = crate::seconds::parse_positive)]
+    pub timeout: Duration,
     /// Also run every check through `uci960 proxy` and show what the proxy
     /// repairs and what it cannot.
     #[arg(long)]
@@ -88,31 +88,28 @@ pub struct CastlingTestArgs {
     pub engine: Vec<String>,
 }
 
-/// One engine to test: how to start it, its column title, its FEN flavour.
+/// One engine to test: how to start it, its column title (empty: the
+/// engine's `id name`), its FEN flavour.
 struct Subject {
-    setup: DriverSetup,
-    name: Option<String>,
-    fen: FenFlavour,
+    spec: EngineSpec,
+    search_timeout: Duration,
 }
 
 /// The engines of the command line: `--engine` specs (the match parser),
 /// the trailing ENGINE, or the built-in engine.
 fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Subject>> {
-    let subject = |cmd: EngineCommand, options: Vec<(String, String)>, name, fen| Subject {
-        setup: DriverSetup {
-            cmd,
-            options,
-            search_timeout: timeout,
-        },
-        name,
-        fen,
+    let subject = |spec: EngineSpec| Subject {
+        spec,
+        search_timeout: timeout,
     };
     if args.engine_specs.is_empty() {
         let cmd = match args.engine.split_first() {
             Some((program, rest)) => EngineCommand::new(program).with_args(rest.iter().cloned()),
             None => EngineCommand::builtin(),
         };
-        return Ok(vec![subject(cmd, Vec::new(), None, args.fen)]);
+        let mut spec = EngineSpec::new(cmd);
+        spec.fen = args.fen;
+        return Ok(vec![subject(spec)]);
     }
     if !args.engine.is_empty() {
         bail!("give the engines either with --engine or as a trailing ENGINE, not both");
@@ -123,34 +120,25 @@ fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Su
         .iter()
         .enumerate()
     {
-        let e: EngineConfig = parse_engine_tokens(tokens)?;
-        if e.tc.is_some() || e.nodes.is_some() || e.depth.is_some() || e.st.is_some() {
+        let e = EngineKeys::parse_tokens(tokens).map_err(|err| anyhow!("--engine: {err}"))?;
+        if e.has_limits() {
             bail!(
                 "--engine {}: tc=, nodes=, depth= and st= are match settings; castling-test uses --depth and --search-depth",
                 i + 1
             );
         }
-        let cmd = e
-            .command()
-            .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
-        let options = e
-            .option_pairs()
-            .map_err(|err| anyhow::anyhow!("--engine {}: {err}", i + 1))?;
-        out.push(subject(
-            cmd,
-            options,
-            e.name.clone(),
-            e.fen.unwrap_or(args.fen),
-        ));
+        let mut spec = e
+            .spec(crate::game::Limits::default())
+            .map_err(|err| anyhow!("--engine {}: {err}", i + 1))?;
+        spec.fen = e.fen.unwrap_or(args.fen);
+        out.push(subject(spec));
     }
     Ok(out)
 }
 
 /// The same engine behind `uci960 proxy` (this binary).
-fn through_proxy(
-    setup: &DriverSetup,
-    engine_fen: Option<FenFlavour>,
-) -> anyhow::Result<DriverSetup> {
+fn through_proxy(subject: &Subject, engine_fen: Option<FenFlavour>) -> anyhow::Result<Subject> {
+    let setup = &subject.spec;
     let exe = std::env::current_exe().context("cannot find this program to run `uci960 proxy`")?;
     let mut args = vec!["proxy".to_string()];
     if let Some(fen) = engine_fen {
@@ -160,13 +148,16 @@ fn through_proxy(
     args.push("--".into());
     args.push(setup.cmd.program.display().to_string());
     args.extend(setup.cmd.args.iter().cloned());
-    Ok(DriverSetup {
-        cmd: EngineCommand {
-            program: exe,
-            args,
-            dir: setup.cmd.dir.clone(),
+    Ok(Subject {
+        spec: EngineSpec {
+            cmd: EngineCommand {
+                program: exe,
+                args,
+                dir: setup.cmd.dir.clone(),
+            },
+            ..setup.clone()
         },
-        ..setup.clone()
+        search_timeout: subject.search_timeout,
     })
 }
 
@@ -179,11 +170,14 @@ fn interrupted() -> Option<ExitCode> {
 
 /// Runs the suite on one engine setup; `None` when it cannot be started
 /// (the error is printed).
-fn run_one(setup: &DriverSetup, options: &SuiteOptions, name: Option<&str>) -> Option<SuiteReport> {
-    let mut driver = match EngineDriver::start(setup) {
+fn run_one(subject: &Subject, options: &SuiteOptions, name: Option<&str>) -> Option<SuiteReport> {
+    let mut driver = match EngineDriver::start(&subject.spec, subject.search_timeout) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("uci960: cannot start engine '{}': {e}", setup.cmd.display());
+            eprintln!(
+                "uci960: cannot start engine '{}': {e}",
+                subject.spec.cmd.display()
+            );
             return None;
         }
     };
@@ -207,13 +201,7 @@ fn run_one(setup: &DriverSetup, options: &SuiteOptions, name: Option<&str>) -> O
 }
 
 pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!(
-            "--timeout {}: not a positive number of seconds",
-            args.timeout
-        );
-    }
-    let subjects = subjects(&args, Duration::from_secs_f64(args.timeout))?;
+    let subjects = subjects(&args, args.timeout)?;
     // A signal wakes every wait on the engine; the suite then stops (no
     // restart), and the command exits with 128 + signal.
     crate::platform::interrupt::install(None).context("installing the signal handler")?;
@@ -227,11 +215,12 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
             search_depth: args.search_depth,
             only: (!args.only.is_empty()).then(|| args.only.clone()),
             dfrc_positions: args.dfrc_positions,
-            fen: s.fen,
+            fen: s.spec.fen,
             skip_dfrc: args.skip_dfrc,
             fail_fast: args.fail_fast,
         };
-        let direct = run_one(&s.setup, &options, s.name.as_deref());
+        let name = (!s.spec.name.is_empty()).then(|| s.spec.name.clone());
+        let direct = run_one(s, &options, name.as_deref());
         if let Some(code) = interrupted() {
             return Ok(code);
         }
@@ -242,8 +231,8 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         text.push_str(&direct.render());
         runs.push(direct);
         if args.through_proxy {
-            let proxied_setup = through_proxy(&s.setup, args.engine_fen)?;
-            let name = s.name.as_ref().map(|n| format!("{n} (uci960)"));
+            let proxied_setup = through_proxy(s, args.engine_fen)?;
+            let name = name.as_ref().map(|n| format!("{n} (uci960)"));
             let proxied = run_one(&proxied_setup, &options, name.as_deref());
             if let Some(code) = interrupted() {
                 return Ok(code);

@@ -95,7 +95,10 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(Target, Settings)> {
                 ),
                 None => None,
             };
-            (config.engine_command(base), remote, settings)
+            let cmd = config
+                .engine_command(base)
+                .with_context(|| format!("config '{}'", path.display()))?;
+            (cmd, remote, settings)
         }
         None => (None, None, Settings::default()),
     };

@@ -8,12 +8,12 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
+use crate::engines::EngineKeys;
 use crate::platform::interrupt;
 use crate::remote::Fingerprint;
 use crate::remote::client::user_folder;
 use crate::remote::token;
 use crate::serve::config::{ServeConfig, ServeSettings, add_engine};
-use crate::uci_client::command::EngineConfig;
 
 #[derive(Args, Debug, Default)]
 pub struct ServeArgs {
@@ -94,9 +94,9 @@ pub fn resolve(args: &ServeArgs) -> anyhow::Result<ServeSettings> {
         let (name, program) = spec
             .split_once('=')
             .with_context(|| format!("--engine '{spec}': expected NAME=PROGRAM"))?;
-        let e = EngineConfig {
-            cmd: Some(PathBuf::from(program)),
-            ..EngineConfig::default()
+        let e = EngineKeys {
+            program: Some(PathBuf::from(program)),
+            ..EngineKeys::default()
         };
         add_engine(&mut s, name, &e).with_context(|| format!("--engine '{spec}'"))?;
     }

@@ -12,8 +12,9 @@
 
 use std::time::{Duration, Instant};
 
+use crate::engines::{Chess960, EngineSpec, SetupError, start_engine};
 use crate::uci::GoParams;
-use crate::uci_client::{EngineCommand, EngineError, EngineEvent, RecvError, UciEngine};
+use crate::uci_client::{EngineError, EngineEvent, RecvError, UciEngine};
 
 use super::driver::{Driver, DriverError};
 use super::perft::{Divide, DivideReader};
@@ -29,30 +30,12 @@ pub const PERFT_TIMEOUT: Duration = Duration::from_secs(300);
 /// engine has no perft.
 pub const PERFT_FIRST_LINE: Duration = Duration::from_secs(5);
 
-/// How an engine is started and how long it may think.
-#[derive(Clone, Debug)]
-pub struct DriverSetup {
-    pub cmd: EngineCommand,
-    /// `setoption` name and value pairs sent after the handshake.
-    pub options: Vec<(String, String)>,
-    /// How long a `go depth N` may take before the engine counts as stalled.
-    pub search_timeout: Duration,
-}
-
-impl DriverSetup {
-    pub fn new(cmd: EngineCommand) -> DriverSetup {
-        DriverSetup {
-            cmd,
-            options: Vec::new(),
-            search_timeout: SEARCH_TIMEOUT,
-        }
-    }
-}
-
 pub struct EngineDriver {
     engine: UciEngine,
     declared: bool,
-    setup: DriverSetup,
+    spec: EngineSpec,
+    /// How long a `go depth N` may take before the engine counts as stalled.
+    search_timeout: Duration,
 }
 
 fn driver_error(err: EngineError) -> DriverError {
@@ -68,27 +51,23 @@ fn driver_error(err: EngineError) -> DriverError {
 }
 
 impl EngineDriver {
-    /// Starts the engine and runs the handshake; turns `UCI_Chess960` on
-    /// when the engine declares it.
-    pub fn start(setup: &DriverSetup) -> Result<EngineDriver, EngineError> {
-        let (engine, declared) = Self::launch(setup)?;
+    /// Starts the engine through the one starter ([`crate::engines::start`]);
+    /// turns `UCI_Chess960` on when the engine declares it, and starts it
+    /// anyway when it does not (the suite reports on that).
+    pub fn start(spec: &EngineSpec, search_timeout: Duration) -> Result<EngineDriver, EngineError> {
+        let (engine, declared) = Self::launch(spec)?;
         Ok(EngineDriver {
             engine,
             declared,
-            setup: setup.clone(),
+            spec: spec.clone(),
+            search_timeout,
         })
     }
 
-    fn launch(setup: &DriverSetup) -> Result<(UciEngine, bool), EngineError> {
-        let mut engine = UciEngine::start(&setup.cmd, STARTUP_TIMEOUT)?;
+    fn launch(spec: &EngineSpec) -> Result<(UciEngine, bool), EngineError> {
+        let engine = start_engine(spec, STARTUP_TIMEOUT, Chess960::IfDeclared)
+            .map_err(SetupError::into_engine_error)?;
         let declared = engine.handshake().chess960();
-        for (name, value) in &setup.options {
-            engine.set_option(name, value)?;
-        }
-        if declared {
-            engine.set_option("UCI_Chess960", "true")?;
-        }
-        engine.is_ready(STARTUP_TIMEOUT)?;
         Ok((engine, declared))
     }
 
@@ -127,11 +106,11 @@ impl Driver for EngineDriver {
 
     fn handshake_lines(&self) -> Vec<String> {
         let mut lines = vec!["uci".to_string()];
-        for (name, value) in &self.setup.options {
-            lines.push(format!("setoption name {name} value {value}"));
-        }
         if self.declared {
             lines.push("setoption name UCI_Chess960 value true".into());
+        }
+        for (name, value) in &self.spec.options {
+            lines.push(format!("setoption name {name} value {value}"));
         }
         lines
     }
@@ -146,11 +125,11 @@ impl Driver for EngineDriver {
         let params = GoParams::parse(go);
         let result = self
             .engine
-            .go(&params, self.setup.search_timeout)
+            .go(&params, self.search_timeout)
             .map_err(|e| match e {
                 EngineError::Timeout { .. } => DriverError::Timeout {
                     sent: go.to_string(),
-                    seconds: self.setup.search_timeout.as_secs(),
+                    seconds: self.search_timeout.as_secs(),
                 },
                 other => driver_error(other),
             })?;
@@ -192,7 +171,7 @@ impl Driver for EngineDriver {
                 None => {
                     // Probably searching: stop it and take the bestmove.
                     self.engine
-                        .stop(self.setup.search_timeout)
+                        .stop(self.search_timeout)
                         .map_err(driver_error)?;
                     return Ok(None);
                 }
@@ -201,7 +180,7 @@ impl Driver for EngineDriver {
     }
 
     fn restart(&mut self) -> Result<(), DriverError> {
-        let (engine, declared) = Self::launch(&self.setup)
+        let (engine, declared) = Self::launch(&self.spec)
             .map_err(|e| DriverError::Exited(format!("cannot restart the engine: {e}")))?;
         std::mem::replace(&mut self.engine, engine).quit();
         self.declared = declared;

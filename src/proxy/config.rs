@@ -2,8 +2,8 @@
 //! line wins).
 //!
 //! ```toml
-//! [engine]
-//! program = "/usr/games/stockfish"
+//! [engine]             # the keys of every engine (crate::engines::keys)
+//! program = "/usr/games/stockfish"   # or cmd = …
 //! args = []
 //! # dir = "/tmp"
 //!
@@ -30,11 +30,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::options::GuiCastling;
+use crate::engines::{EngineKeys, EngineKeysError, OptionError};
 use crate::files::FileError;
 use crate::notation::fen::FenFlavour;
 use crate::seconds::KeySecondsError;
 use crate::start::method::{MethodError, MethodSpec};
-use crate::uci::LineBreak;
 use crate::uci_client::EngineCommand;
 
 /// What the session needs to know at start.
@@ -109,10 +109,14 @@ pub enum SettingsError {
     Start(#[from] StartError),
     #[error(transparent)]
     Seconds(#[from] KeySecondsError),
-    #[error("engine option '{name}': {value} is not a string, number or boolean")]
-    OptionType { name: String, value: String },
     #[error("[engine.options] {0}")]
-    OptionLine(#[from] LineBreak),
+    Option(#[from] OptionError),
+    #[error("[engine] {0}")]
+    Engine(#[from] EngineKeysError),
+    #[error(
+        "[engine] {0}: the proxy's engine is searched as the GUI says (tc, st, nodes and depth are match keys)"
+    )]
+    NotForProxy(&'static str),
 }
 
 /// Parses a `--start` value: `gui` or a method of `positions`.
@@ -132,7 +136,7 @@ pub fn parse_start(text: &str) -> Result<Option<MethodSpec>, StartError> {
 #[serde(deny_unknown_fields)]
 pub struct ProxyConfig {
     #[serde(default)]
-    pub engine: Option<EngineSection>,
+    pub engine: Option<EngineKeys>,
     #[serde(default)]
     pub proxy: ProxySection,
     #[serde(default)]
@@ -149,19 +153,6 @@ pub struct RemoteSection {
     pub cert: Option<PathBuf>,
     pub key: Option<PathBuf>,
     pub connect_timeout: Option<f64>,
-}
-
-/// `[engine]`.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EngineSection {
-    pub program: PathBuf,
-    #[serde(default)]
-    pub args: Vec<String>,
-    #[serde(default)]
-    pub dir: Option<PathBuf>,
-    #[serde(default)]
-    pub options: toml::Table,
 }
 
 /// `[proxy]`.
@@ -192,27 +183,22 @@ impl ProxyConfig {
     }
 
     /// The engine command, with a relative program or dir resolved against
-    /// the config file's directory.
-    pub fn engine_command(&self, base: &Path) -> Option<EngineCommand> {
-        let e = self.engine.as_ref()?;
-        let resolve = |p: &Path| {
-            if p.is_relative() && p.components().count() > 1 {
-                base.join(p)
-            } else {
-                p.to_path_buf()
-            }
+    /// the config file's directory (`None`: no `[engine]` table).
+    pub fn engine_command(&self, base: &Path) -> Result<Option<EngineCommand>, SettingsError> {
+        let Some(e) = self.engine.as_ref() else {
+            return Ok(None);
         };
-        Some(EngineCommand {
-            program: resolve(&e.program),
-            args: e.args.clone(),
-            dir: e.dir.as_deref().map(|d| {
-                if d.is_relative() {
-                    base.join(d)
-                } else {
-                    d.to_path_buf()
-                }
-            }),
-        })
+        let mut cmd = e.command()?;
+        if e.program.is_some() && cmd.program.is_relative() && cmd.program.components().count() > 1
+        {
+            cmd.program = base.join(&cmd.program);
+        }
+        if let Some(d) = cmd.dir.as_mut()
+            && d.is_relative()
+        {
+            *d = base.join(&*d);
+        }
+        Ok(Some(cmd))
     }
 
     /// Applies the file onto default settings.
@@ -234,22 +220,23 @@ impl ProxyConfig {
             s.silence_timeout = crate::seconds::config_key("silence-timeout", t)?;
         }
         if let Some(e) = &self.engine {
-            for (name, value) in &e.options {
-                let value = match value {
-                    toml::Value::String(v) => v.clone(),
-                    toml::Value::Integer(v) => v.to_string(),
-                    toml::Value::Float(v) => v.to_string(),
-                    toml::Value::Boolean(v) => v.to_string(),
-                    other => {
-                        return Err(SettingsError::OptionType {
-                            name: name.clone(),
-                            value: other.to_string(),
-                        });
-                    }
-                };
-                crate::uci::SetOption::new(name, &value)?;
-                s.engine_options.push((name.clone(), value));
+            if e.has_limits() {
+                let key = [
+                    ("tc", e.tc.is_some()),
+                    ("st", e.st.is_some()),
+                    ("nodes", e.nodes.is_some()),
+                ]
+                .into_iter()
+                .find_map(|(k, given)| given.then_some(k))
+                .unwrap_or("depth");
+                return Err(SettingsError::NotForProxy(key));
             }
+            if p.engine_fen.is_none()
+                && let Some(f) = e.fen
+            {
+                s.engine_fen = f;
+            }
+            s.engine_options = e.option_pairs()?;
         }
         Ok(s)
     }
@@ -293,7 +280,7 @@ silence-timeout = 2.5
                 ("Skill Level".to_string(), "5".to_string())
             ]
         );
-        let cmd = c.engine_command(Path::new("/etc")).unwrap();
+        let cmd = c.engine_command(Path::new("/etc")).unwrap().unwrap();
         assert_eq!(cmd.program, PathBuf::from("/usr/games/stockfish"));
     }
 

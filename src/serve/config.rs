@@ -18,8 +18,8 @@
 //! idle-timeout = 600               # seconds without a line from the client
 //! handshake-timeout = 10           # seconds for TLS and the hello
 //!
-//! [engines.stockfish]              # the allow-list: cmd, args, dir, options
-//! cmd = "/usr/games/stockfish"
+//! [engines.stockfish]              # the allow-list: program (or cmd), args, dir, options
+//! program = "/usr/games/stockfish"
 //! options = { SyzygyPath = "/srv/syzygy" }   # set by the server, locked
 //! ```
 
@@ -28,11 +28,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::filter::Limits;
+use crate::engines::{EngineCommand, EngineKeys, EngineKeysError, OptionError};
 use crate::remote::fingerprint::{BadFingerprint, Fingerprint};
 use crate::remote::token::{self, TokenError, TokenHash};
-use crate::uci::LineBreak;
-use crate::uci_client::EngineCommand;
-use crate::uci_client::command::{EngineConfig, EngineSpecError};
 
 /// One engine of the allow-list.
 #[derive(Clone, Debug)]
@@ -107,7 +105,7 @@ pub struct ServeConfig {
     pub idle_timeout: Option<f64>,
     pub handshake_timeout: Option<f64>,
     #[serde(default)]
-    pub engines: BTreeMap<String, EngineConfig>,
+    pub engines: BTreeMap<String, EngineKeys>,
 }
 
 /// Why settings were refused.
@@ -129,12 +127,12 @@ pub enum ServeConfigError {
     #[error("engine '{name}': {error}")]
     Engine {
         name: String,
-        error: EngineSpecError,
+        error: EngineKeysError,
     },
     #[error("engine '{0}': names are 1 to 64 letters, digits, '.', '_' or '-'")]
     EngineName(String),
     #[error("engine '{name}': {error}")]
-    Option { name: String, error: LineBreak },
+    Option { name: String, error: OptionError },
     #[error(transparent)]
     Seconds(#[from] crate::seconds::KeySecondsError),
     #[error("{key}: {reason}")]
@@ -210,7 +208,7 @@ impl ServeConfig {
         set!(s.limits.lines_per_second, self.max_lines_per_second);
         for (name, e) in &self.engines {
             let mut e = e.clone();
-            e.cmd = e.cmd.as_deref().map(|c| {
+            e.program = e.program.as_deref().map(|c| {
                 if c.components().count() > 1 {
                     resolve(c)
                 } else {
@@ -227,7 +225,7 @@ impl ServeConfig {
 pub fn add_engine(
     s: &mut ServeSettings,
     name: &str,
-    e: &EngineConfig,
+    e: &EngineKeys,
 ) -> Result<(), ServeConfigError> {
     if !crate::remote::address::valid_engine_name(name) {
         return Err(ServeConfigError::EngineName(name.to_string()));
@@ -236,9 +234,9 @@ pub fn add_engine(
         name: name.to_string(),
         error,
     };
-    if e.cmd.is_none() {
-        return Err(engine_err(EngineSpecError::BadValue {
-            key: "cmd".into(),
+    if e.program.is_none() {
+        return Err(engine_err(EngineKeysError::BadValue {
+            key: "program".into(),
             value: String::new(),
             reason: "every served engine names its program".into(),
         }));

@@ -15,14 +15,12 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::openings::{BookFormat, BookOrder, OpeningsSpec};
-use super::runner::EngineSpec;
 use super::schedule::{Schedule, ScheduleError, TournamentKind};
 use super::stats::Sprt;
+use crate::engines::{EngineKeys, EngineKeysError, EngineSpec};
+use crate::game::CastlingPolicy;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
-use crate::game::{CastlingPolicy, Limits};
-use crate::notation::fen::FenFlavour;
 use crate::start::method::{MethodError, MethodSpec};
-use crate::uci_client::command::{EngineConfig, EngineSpecError};
 
 /// Node limit when no limit is given anywhere (a quick demo).
 pub const DEFAULT_NODES: u64 = 5000;
@@ -39,7 +37,7 @@ pub const MAX_MOVES: u32 = 100_000;
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
     #[serde(default)]
-    pub engine: Vec<EngineConfig>,
+    pub engine: Vec<EngineKeys>,
     pub tournament: Option<TournamentKind>,
     pub games: Option<u64>,
     pub rounds: Option<u64>,
@@ -64,6 +62,10 @@ pub struct TournamentConfig {
     pub recover: Option<bool>,
     pub margin: Option<u64>,
     pub timeout: Option<f64>,
+    /// `i/n`, `auto` or `auto/N` ([`crate::shard::ShardChoice`]).
+    pub shard: Option<String>,
+    /// Run directory: the shard's PGN and state file go there.
+    pub dir: Option<PathBuf>,
 }
 
 /// A setting that cannot be used (usage error, exit 2).
@@ -102,8 +104,6 @@ pub enum TournamentConfigError {
     Seconds(#[from] crate::seconds::KeySecondsError),
     #[error("--sprt: {0}")]
     Sprt(#[from] super::stats::SprtError),
-    #[error("engine {0}: {1}")]
-    LineBreak(usize, crate::uci::LineBreak),
     #[error("config {path}: {message}")]
     Toml { path: PathBuf, message: String },
     #[error(transparent)]
@@ -111,15 +111,27 @@ pub enum TournamentConfigError {
     #[error(transparent)]
     Method(#[from] MethodError),
     #[error("engine {0}: {1}")]
-    Engine(usize, EngineSpecError),
+    Engine(usize, EngineKeysError),
+    #[error("--engine: {0}")]
+    EngineTokens(EngineKeysError),
     #[error(transparent)]
-    EngineSpec(#[from] EngineSpecError),
+    Limits(#[from] EngineKeysError),
     #[error(
         "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {0} engines"
     )]
     SprtUndefined(usize),
     #[error("--openings and --start both say where games start; give one")]
     StartAndOpenings,
+    #[error(transparent)]
+    Shard(#[from] crate::shard::ShardError),
+    #[error(
+        "--shard {0} needs --seed: every shard must play the same tournament (the same seed gives the same openings)"
+    )]
+    ShardWithoutSeed(crate::shard::Shard),
+    #[error(
+        "--dir names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop --pgn and --state"
+    )]
+    DirWithFiles,
 }
 
 fn bad(
@@ -352,34 +364,10 @@ pub struct TournamentSettings {
     pub sprt: Option<Sprt>,
     pub margin: Duration,
     pub timeout: Duration,
-}
-
-fn limits_of(
-    tc: Option<&str>,
-    st: Option<f64>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-) -> Result<Limits, TournamentConfigError> {
-    let movetime = st
-        .map(|s| crate::seconds::config_key("st", s).map_err(TournamentConfigError::from))
-        .transpose()?;
-    Ok(Limits {
-        tc: tc
-            .map(|t| {
-                t.parse()
-                    .map_err(|e: crate::game::clock::TimeControlError| {
-                        TournamentConfigError::BadFlag {
-                            flag: "tc",
-                            value: t.to_string(),
-                            reason: e.to_string(),
-                        }
-                    })
-            })
-            .transpose()?,
-        movetime,
-        nodes,
-        depth,
-    })
+    /// The part of the schedule played here (`--shard`; the whole by default).
+    pub shard: crate::shard::Shard,
+    /// The run directory (`--dir`); `pgn` and `state` then point into it.
+    pub run_dir: Option<PathBuf>,
 }
 
 impl TournamentConfig {
@@ -429,15 +417,18 @@ impl TournamentConfig {
             restart,
             recover,
             margin,
-            timeout
+            timeout,
+            shard,
+            dir
         )
     }
 
     /// Checks everything once.
     pub fn validate(self) -> Result<TournamentSettings, TournamentConfigError> {
-        let global = limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)?;
+        let global =
+            crate::engines::limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)?;
         let engine_cfgs = if self.engine.is_empty() {
-            vec![EngineConfig::default(), EngineConfig::default()]
+            vec![EngineKeys::default(), EngineKeys::default()]
         } else {
             self.engine
         };
@@ -450,28 +441,14 @@ impl TournamentConfig {
         )?;
         let mut engines = Vec::new();
         for (i, e) in engine_cfgs.iter().enumerate() {
-            let cmd = e
-                .command()
+            let mut fallback = global;
+            if fallback.is_empty() {
+                fallback.nodes = Some(DEFAULT_NODES);
+            }
+            let spec = e
+                .spec(fallback)
                 .map_err(|err| TournamentConfigError::Engine(i + 1, err))?;
-            let own = limits_of(e.tc.as_deref(), e.st, e.nodes, e.depth)?;
-            let mut limits = if own.is_empty() { global } else { own };
-            if limits.is_empty() {
-                limits.nodes = Some(DEFAULT_NODES);
-            }
-            let options = e
-                .option_pairs()
-                .map_err(|err| TournamentConfigError::LineBreak(i + 1, err))?;
-            if let Some(name) = &e.name {
-                crate::uci::single_line(&format!("engine {} name", i + 1), name)
-                    .map_err(|err| TournamentConfigError::LineBreak(i + 1, err))?;
-            }
-            engines.push(EngineSpec {
-                name: e.name.clone().unwrap_or_default(),
-                cmd,
-                options,
-                limits,
-                fen: e.fen.unwrap_or(FenFlavour::Shredder),
-            });
+            engines.push(spec);
         }
         if let Some(s) = &self.sprt {
             s.validate()?;
@@ -507,15 +484,37 @@ impl TournamentConfig {
             Some(t) => crate::seconds::config_key("timeout", t)?,
             None => Duration::from_secs(30),
         };
+        // `auto` reads the scheduler's variables (Slurm, Kubernetes).
+        let shard = match &self.shard {
+            Some(text) => text
+                .parse::<crate::shard::ShardChoice>()?
+                .resolve(|k| std::env::var(k).ok())?,
+            None => crate::shard::Shard::WHOLE,
+        };
+        if shard != crate::shard::Shard::WHOLE && self.seed.is_none() {
+            return Err(TournamentConfigError::ShardWithoutSeed(shard));
+        }
+        let (pgn, state) = match &self.dir {
+            Some(_) if self.pgn.is_some() || self.state.is_some() => {
+                return Err(TournamentConfigError::DirWithFiles);
+            }
+            Some(dir) => (
+                Some(super::rundir::pgn_path(dir, shard)),
+                Some(super::rundir::state_path(dir, shard)),
+            ),
+            None => (self.pgn, self.state),
+        };
         Ok(TournamentSettings {
             engines,
             schedule,
             concurrency,
             openings,
             seed: self.seed,
-            pgn: self.pgn,
+            pgn,
             json: self.json,
-            state: self.state,
+            state,
+            shard,
+            run_dir: self.dir,
             rules: Rules {
                 draw: self.draw,
                 resign: self.resign,
@@ -650,7 +649,7 @@ mod tests {
     #[test]
     fn sprt_only_where_defined() {
         let three = |kind| TournamentConfig {
-            engine: vec![EngineConfig::default(); 3],
+            engine: vec![EngineKeys::default(); 3],
             tournament: Some(kind),
             sprt: Some(Sprt {
                 elo0: 0.0,
@@ -666,7 +665,7 @@ mod tests {
         ));
         assert!(three(TournamentKind::Gauntlet).validate().is_ok());
         let one = TournamentConfig {
-            engine: vec![EngineConfig::default()],
+            engine: vec![EngineKeys::default()],
             ..TournamentConfig::default()
         };
         assert!(one.validate().is_err());

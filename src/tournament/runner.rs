@@ -35,31 +35,20 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::openings::{Opening, OpeningSource};
 use super::schedule::{Schedule, Slot};
+use crate::engines::{Chess960, EngineSpec, start_engine};
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
-use crate::game::{CastlingPolicy, Clock, Game, Limits, Outcome, Termination};
-use crate::notation::fen::{FenFlavour, position_fen};
+use crate::game::{CastlingPolicy, Clock, Game, Outcome, Termination};
+use crate::notation::fen::position_fen;
+use crate::shard::Shard;
 use crate::uci::{GoParams, PositionCommand};
-use crate::uci_client::{EngineCommand, EngineError, UciEngine};
+use crate::uci_client::{EngineError, UciEngine};
 
 /// Starts tried per game for an engine that cannot be started, with
 /// `--recover`.
 pub const RECOVER_ATTEMPTS: u32 = 3;
-
-/// One engine of the tournament.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    /// Display name (PGN White/Black); resolved from `id name` when not given.
-    pub name: String,
-    pub cmd: EngineCommand,
-    /// `setoption` pairs sent after `UCI_Chess960 true`.
-    pub options: Vec<(String, String)>,
-    pub limits: Limits,
-    /// FEN flavour the engine is given (Shredder by default).
-    pub fen: FenFlavour,
-}
 
 /// What every game shares.
 pub struct GameContext {
@@ -76,15 +65,6 @@ pub struct GameContext {
     pub tags: Vec<(String, String)>,
 }
 
-/// Why an engine cannot take part at all.
-#[derive(Debug, thiserror::Error)]
-pub enum SetupError {
-    #[error("engine '{0}' does not declare the UCI_Chess960 option; it cannot play Chess960 games")]
-    NoChess960(String),
-    #[error("cannot start engine '{cmd}': {source}")]
-    Start { cmd: String, source: EngineError },
-}
-
 /// A game as it finished.
 pub struct FinishedGame {
     pub slot: Slot,
@@ -96,27 +76,6 @@ pub struct FinishedGame {
     pub outcome: Outcome,
     /// Castling-notation errors of White, then Black.
     pub notation_errors: [u32; 2],
-}
-
-/// Starts an engine and configures it for Chess960 (`UCI_Chess960 true`,
-/// the user's options, `isready`).
-pub fn start_engine(spec: &EngineSpec, timeout: Duration) -> Result<UciEngine, SetupError> {
-    let start_err = |source| SetupError::Start {
-        cmd: spec.cmd.display(),
-        source,
-    };
-    let mut e = UciEngine::start(&spec.cmd, timeout).map_err(start_err)?;
-    if !e.handshake().chess960() {
-        let name = e.name().to_string();
-        e.quit();
-        return Err(SetupError::NoChess960(name));
-    }
-    e.set_option("UCI_Chess960", "true").map_err(start_err)?;
-    for (n, v) in &spec.options {
-        e.set_option(n, v).map_err(start_err)?;
-    }
-    e.is_ready(timeout).map_err(start_err)?;
-    Ok(e)
 }
 
 /// Tells workers to stop: SIGINT/SIGTERM, or a failure of the collector.
@@ -164,6 +123,8 @@ struct FeedState {
     current: Option<Arc<Opening>>,
     /// Pairings whose SPRT decided: their remaining games are skipped.
     closed: Vec<bool>,
+    /// The part of the schedule this process plays (`--shard`).
+    shard: Shard,
 }
 
 impl Feed {
@@ -178,8 +139,19 @@ impl Feed {
                 drawn: 0,
                 current: None,
                 closed: vec![false; pairings],
+                shard: Shard::WHOLE,
             }),
         }
+    }
+
+    /// Plays only the games of `shard` (see [`super::partition`]); the
+    /// openings of the others are still drawn, so every game has the
+    /// opening it has in the whole tournament.
+    pub fn with_shard(self, shard: Shard) -> Feed {
+        if let Ok(mut f) = self.inner.lock() {
+            f.shard = shard;
+        }
+        self
     }
 
     /// The next game to play and its opening.
@@ -197,7 +169,10 @@ impl Feed {
                 f.current = Some(Arc::new(o));
                 f.drawn += 1;
             }
-            if f.done.contains(&number) || f.closed[slot.pairing] {
+            if f.done.contains(&number)
+                || f.closed[slot.pairing]
+                || !super::partition::owns(f.shard, &slot)
+            {
                 continue;
             }
             return f.current.clone().map(|o| (slot, o));
@@ -271,18 +246,10 @@ fn prepare(
     for _ in 0..attempts {
         let fresh = seats.0[idx].is_none();
         if fresh {
-            match start_engine(spec, ctx.timeout) {
+            match start_engine(spec, ctx.timeout, Chess960::Required) {
                 Ok(e) => seats.0[idx] = Some(e),
                 Err(e) => {
-                    let err = match e {
-                        SetupError::Start { source, .. } => source,
-                        SetupError::NoChess960(name) => EngineError::Exited {
-                            engine: name,
-                            waiting_for: "UCI_Chess960",
-                            status: "option missing".into(),
-                        },
-                    };
-                    last = Some((err, true));
+                    last = Some((e.into_engine_error(), true));
                     if stop.is_set() {
                         return Err(NoStart::Stopped);
                     }

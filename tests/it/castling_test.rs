@@ -620,6 +620,15 @@ fn usage_errors_exit_2_and_engines_that_cannot_start_exit_3() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("match settings"));
+    // Every seconds value goes through one checked reading: no panic (101).
+    for t in ["1e20", "NaN", "-0", "inf", "0"] {
+        let out = Command::new(common::uci960())
+            .args(["castling-test", "--timeout", t, "/nonexistent/engine"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--timeout {t}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--timeout"));
+    }
     let out = Command::new(common::uci960())
         .args(["castling-test", "/nonexistent/engine"])
         .output()

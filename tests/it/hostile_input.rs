@@ -641,3 +641,33 @@ fn engine_names_with_quotes_and_backslashes_do_not_break_pgn_tags() {
     names.sort();
     assert_eq!(names, [given, id_shown]);
 }
+
+/// `program` and `cmd` are one key in every config (crate::engines::keys),
+/// and the proxy's engine refuses the match's search limits.
+#[test]
+fn engine_keys_are_the_same_in_every_config() {
+    let exe = uci960().display().to_string();
+    let config = scratch("keys-match.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "games = 2\nnodes = 200\n[[engine]]\nprogram = \"{exe}\"\nargs = [\"engine\"]\n[[engine]]\ncmd = \"{exe}\"\nargs = [\"engine\"]\n"
+        ),
+    )
+    .expect("write");
+    let out = run(&["match", "--config", config.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    let config = scratch("keys-proxy.toml");
+    std::fs::write(
+        &config,
+        format!("[engine]\ncmd = \"{exe}\"\nargs = [\"engine\"]\nnodes = 5\n"),
+    )
+    .expect("write");
+    let out = run(&["proxy", "--config", config.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("[engine] nodes"),
+        "{}",
+        stderr_of(&out)
+    );
+}

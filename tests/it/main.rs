@@ -13,6 +13,8 @@ mod book;
 #[cfg(target_os = "linux")]
 mod castling_test;
 #[cfg(target_os = "linux")]
+mod distributed;
+#[cfg(target_os = "linux")]
 mod engine_client;
 #[cfg(target_os = "linux")]
 mod engine_perft;

@@ -1,0 +1,333 @@
+//! The words a user writes for an engine, read one way everywhere: the
+//! `KEY=VALUE` tokens of `--engine` (cutechess-cli's form) and the TOML
+//! tables of every config (`[[engine]]` in a match config, `[engine]` in a
+//! proxy config) fill the same [`EngineKeys`], with the same key names.
+//!
+//! `program` names the engine's program; `cmd` is accepted as another
+//! spelling everywhere (cutechess-cli and fastchess write `cmd=`, and the
+//! match config's key was `cmd` before the configs were made one).
+//!
+//! Errors speak of keys; the command line adds the flag (`--engine 2: …`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::spec::EngineSpec;
+use crate::game::Limits;
+use crate::keyword::UnknownWord;
+use crate::notation::fen::FenFlavour;
+use crate::uci::{LineBreak, SetOption};
+use crate::uci_client::EngineCommand;
+
+/// One engine as written by the user, before checking.
+#[derive(serde::Deserialize, Debug, Default, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EngineKeys {
+    #[serde(alias = "cmd")]
+    pub program: Option<PathBuf>,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    #[serde(default)]
+    pub options: BTreeMap<String, toml::Value>,
+    pub tc: Option<String>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub st: Option<f64>,
+    pub fen: Option<FenFlavour>,
+}
+
+/// The keys, for messages.
+pub const KEYS: &str = "program (or cmd), name, arg, dir, option.NAME, tc, nodes, depth, st, fen";
+
+/// Why an engine's keys are refused.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineKeysError {
+    #[error("'{0}' is not KEY=VALUE")]
+    NotKeyValue(String),
+    #[error("{key}='{value}': {reason}")]
+    BadValue {
+        key: String,
+        value: String,
+        reason: String,
+    },
+    #[error("unknown key '{key}' in '{token}' ({KEYS})")]
+    UnknownKey { key: String, token: String },
+    #[error("arguments given without a program")]
+    ArgsWithoutCmd,
+    #[error(transparent)]
+    Seconds(#[from] crate::seconds::KeySecondsError),
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    #[error("name: {0}")]
+    Name(LineBreak),
+}
+
+/// Why an engine option cannot become a `setoption` line.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    #[error("engine option '{name}': {value} is not a string, number or boolean")]
+    Type { name: String, value: String },
+    #[error(transparent)]
+    LineBreak(#[from] LineBreak),
+}
+
+impl EngineKeys {
+    /// Reads the `KEY=VALUE` tokens of one `--engine`.
+    pub fn parse_tokens(tokens: &[String]) -> Result<EngineKeys, EngineKeysError> {
+        let mut e = EngineKeys::default();
+        for token in tokens {
+            let (key, value) = token
+                .split_once('=')
+                .ok_or_else(|| EngineKeysError::NotKeyValue(token.clone()))?;
+            let bad = |what: &str| EngineKeysError::BadValue {
+                key: key.to_string(),
+                value: value.to_string(),
+                reason: what.to_string(),
+            };
+            match key {
+                "program" | "cmd" => e.program = Some(PathBuf::from(value)),
+                "name" => e.name = Some(value.to_string()),
+                "arg" => e.args.push(value.to_string()),
+                "dir" => e.dir = Some(PathBuf::from(value)),
+                "tc" => e.tc = Some(value.to_string()),
+                "nodes" => e.nodes = Some(value.parse().map_err(|_| bad("not a node count"))?),
+                "depth" => e.depth = Some(value.parse().map_err(|_| bad("not a depth"))?),
+                "st" => {
+                    e.st = Some(
+                        crate::seconds::parse(value)
+                            .map_err(|err| bad(&err.to_string()))?
+                            .as_secs_f64(),
+                    )
+                }
+                "fen" => {
+                    e.fen = Some(
+                        value
+                            .parse()
+                            .map_err(|m: UnknownWord| bad(&m.to_string()))?,
+                    )
+                }
+                k if k.starts_with("option.") && k.len() > 7 => {
+                    e.options
+                        .insert(k[7..].to_string(), toml::Value::String(value.to_string()));
+                }
+                _ => {
+                    return Err(EngineKeysError::UnknownKey {
+                        key: key.to_string(),
+                        token: token.clone(),
+                    });
+                }
+            }
+        }
+        Ok(e)
+    }
+
+    /// The command that starts the engine; the built-in engine when no
+    /// program is given.
+    pub fn command(&self) -> Result<EngineCommand, EngineKeysError> {
+        match &self.program {
+            Some(program) => Ok(EngineCommand {
+                program: program.clone(),
+                args: self.args.clone(),
+                dir: self.dir.clone(),
+            }),
+            None if self.args.is_empty() => Ok(EngineCommand::builtin()),
+            None => Err(EngineKeysError::ArgsWithoutCmd),
+        }
+    }
+
+    /// Whether a search limit is given (`tc`, `st`, `nodes`, `depth`).
+    pub fn has_limits(&self) -> bool {
+        self.tc.is_some() || self.st.is_some() || self.nodes.is_some() || self.depth.is_some()
+    }
+
+    /// The engine's own limits (empty when none is given).
+    pub fn limits(&self) -> Result<Limits, EngineKeysError> {
+        limits_of(self.tc.as_deref(), self.st, self.nodes, self.depth)
+    }
+
+    /// The `setoption` pairs, values as text (TOML numbers and booleans as
+    /// written); an array or table is refused, and so is a name or value
+    /// with a line break, here, where the user's options become UCI text.
+    pub fn option_pairs(&self) -> Result<Vec<(String, String)>, OptionError> {
+        self.options
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    toml::Value::String(v) => v.clone(),
+                    toml::Value::Integer(v) => v.to_string(),
+                    toml::Value::Float(v) => v.to_string(),
+                    toml::Value::Boolean(v) => v.to_string(),
+                    other => {
+                        return Err(OptionError::Type {
+                            name: name.clone(),
+                            value: other.to_string(),
+                        });
+                    }
+                };
+                SetOption::new(name, &value)?;
+                Ok((name.clone(), value))
+            })
+            .collect()
+    }
+
+    /// The checked engine: `fallback` limits when it has none of its own,
+    /// Shredder-FEN unless `fen` is given.
+    pub fn spec(&self, fallback: Limits) -> Result<EngineSpec, EngineKeysError> {
+        let cmd = self.command()?;
+        let own = self.limits()?;
+        let options = self.option_pairs()?;
+        if let Some(name) = &self.name {
+            crate::uci::single_line("engine name", name).map_err(EngineKeysError::Name)?;
+        }
+        Ok(EngineSpec {
+            name: self.name.clone().unwrap_or_default(),
+            cmd,
+            options,
+            limits: if own.is_empty() { fallback } else { own },
+            fen: self.fen.unwrap_or(FenFlavour::Shredder),
+        })
+    }
+}
+
+/// Search limits from the keys `tc`, `st`, `nodes` and `depth` (an engine's
+/// own or a tournament's for every engine).
+pub fn limits_of(
+    tc: Option<&str>,
+    st: Option<f64>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+) -> Result<Limits, EngineKeysError> {
+    let movetime = st
+        .map(|s| crate::seconds::config_key("st", s))
+        .transpose()?;
+    let tc = tc
+        .map(|t| {
+            t.parse().map_err(
+                |e: crate::game::clock::TimeControlError| EngineKeysError::BadValue {
+                    key: "tc".into(),
+                    value: t.to_string(),
+                    reason: e.to_string(),
+                },
+            )
+        })
+        .transpose()?;
+    Ok(Limits {
+        tc,
+        movetime,
+        nodes,
+        depth,
+    })
+}
+
+/// Splits the `--engine` values into one group per `--engine` (clap gives
+/// them flat; stable clap has no `Vec<Vec<_>>`). The groups come from the
+/// raw command line; when that does not match (a library caller), a new
+/// engine starts at each `cmd=` or `program=`.
+pub fn group_engine_tokens(flat: &[String], argv: &[String]) -> Vec<Vec<String>> {
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut in_engine = false;
+    for a in argv.iter().skip(1) {
+        if a == "--engine" {
+            groups.push(Vec::new());
+            in_engine = true;
+        } else if let Some(v) = a.strip_prefix("--engine=") {
+            groups.push(vec![v.to_string()]);
+            in_engine = true;
+        } else if a.starts_with('-') {
+            in_engine = false;
+        } else if in_engine && let Some(g) = groups.last_mut() {
+            g.push(a.clone());
+        }
+    }
+    if groups.concat() == flat {
+        return groups;
+    }
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    for t in flat {
+        match groups.last_mut() {
+            Some(g) if !t.starts_with("cmd=") && !t.starts_with("program=") => g.push(t.clone()),
+            _ => groups.push(vec![t.clone()]),
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn engine_tokens_like_cutechess() {
+        let e = EngineKeys::parse_tokens(&toks(
+            "cmd=/usr/games/stockfish name=sf arg=-x arg=y option.Hash=16 nodes=1000 fen=xfen",
+        ))
+        .unwrap();
+        assert_eq!(e.program, Some(PathBuf::from("/usr/games/stockfish")));
+        assert_eq!(e.args, ["-x", "y"]);
+        assert_eq!(e.options["Hash"], toml::Value::String("16".into()));
+        assert_eq!((e.nodes, e.fen), (Some(1000), Some(FenFlavour::XFen)));
+        assert_eq!(
+            e.option_pairs().unwrap(),
+            [("Hash".to_string(), "16".to_string())]
+        );
+        assert_eq!(e.command().unwrap().args, ["-x", "y"]);
+        let err = EngineKeys::parse_tokens(&toks("cmd=x bogus=1"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown key 'bogus'"), "{err}");
+        assert!(EngineKeys::parse_tokens(&toks("nodes=many")).is_err());
+        let no_cmd = EngineKeys::parse_tokens(&toks("arg=x")).unwrap();
+        assert!(matches!(
+            no_cmd.command(),
+            Err(EngineKeysError::ArgsWithoutCmd)
+        ));
+    }
+
+    #[test]
+    fn program_and_cmd_are_one_key_in_tokens_and_toml() {
+        let a = EngineKeys::parse_tokens(&toks("program=/bin/x")).unwrap();
+        let b = EngineKeys::parse_tokens(&toks("cmd=/bin/x")).unwrap();
+        assert_eq!(a, b);
+        let c: EngineKeys = toml::from_str("program = \"/bin/x\"").unwrap();
+        let d: EngineKeys = toml::from_str("cmd = \"/bin/x\"").unwrap();
+        assert_eq!((&a, &a), (&c, &d));
+    }
+
+    #[test]
+    fn options_of_every_toml_kind_and_refusals() {
+        let e: EngineKeys =
+            toml::from_str("[options]\nHash = 64\nPonder = false\nX = 1.5\nY = [1]").unwrap();
+        let err = e.option_pairs().unwrap_err().to_string();
+        assert!(err.contains("'Y'"), "{err}");
+        let e: EngineKeys = toml::from_str("[options]\nHash = 64\nPonder = false").unwrap();
+        assert_eq!(
+            e.option_pairs().unwrap(),
+            [
+                ("Hash".to_string(), "64".to_string()),
+                ("Ponder".to_string(), "false".to_string())
+            ]
+        );
+        let e = EngineKeys::parse_tokens(&toks("st=1e20")).unwrap_err();
+        assert!(e.to_string().contains("st="), "{e}");
+    }
+
+    #[test]
+    fn engine_groups_follow_the_command_line() {
+        let argv = toks("uci960 match --engine name=a nodes=5 --games 4 --engine=cmd=b arg=x");
+        let flat = toks("name=a nodes=5 cmd=b arg=x");
+        assert_eq!(
+            group_engine_tokens(&flat, &argv),
+            vec![toks("name=a nodes=5"), toks("cmd=b arg=x")]
+        );
+        assert_eq!(
+            group_engine_tokens(&toks("cmd=a nodes=1 program=b"), &[]),
+            vec![toks("cmd=a nodes=1"), toks("program=b")]
+        );
+    }
+}
