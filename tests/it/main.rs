@@ -11,6 +11,8 @@ mod analysis;
 #[cfg(target_os = "linux")]
 mod book;
 #[cfg(target_os = "linux")]
+mod book_frameworks;
+#[cfg(target_os = "linux")]
 mod castling_test;
 #[cfg(target_os = "linux")]
 mod distributed;

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::proxy::options::GuiCastling;
 
 const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
 

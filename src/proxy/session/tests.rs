@@ -1,6 +1,8 @@
 //! One test (or a few) per rule of the session.
 
 use super::*;
+use crate::proxy::options::GuiCastling;
+use crate::start::method::MethodSpec;
 
 const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
 const S960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w HBhb - 0 1";
@@ -601,4 +603,21 @@ fn a_board_tracking_gui_under_injection_is_told_why_once_per_game() {
     // Without injection an illegal move is only refused.
     let mut t = session(Settings::default());
     assert!(!explained(&gui(&mut t, "position startpos moves e2e5")));
+}
+
+#[test]
+fn a_refused_position_leaves_the_engine_mode_unchanged() {
+    // The mode switch of a refused position is not sent, so the session
+    // must not believe it was: the next Chess960 position still gets it.
+    let mut s = session(Settings::default());
+    let out = gui(&mut s, &format!("position fen {X960} moves a2a5"));
+    assert!(to_engine(&out).is_empty(), "{out:?}");
+    let out = gui(&mut s, &format!("position fen {X960}"));
+    assert_eq!(
+        to_engine(&out),
+        vec![
+            "setoption name UCI_Chess960 value true".to_string(),
+            format!("position fen {S960}"),
+        ]
+    );
 }
