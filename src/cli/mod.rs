@@ -12,6 +12,7 @@ pub mod merge;
 pub mod output;
 pub mod positions;
 pub mod proxy;
+pub mod serve;
 pub mod show;
 
 use std::process::ExitCode;
@@ -42,6 +43,8 @@ pub enum Command {
     /// Wrap a UCI engine for a GUI: Chess960 positions, FEN flavour and
     /// castling notation fixed, every move checked.
     Proxy(proxy::ProxyArgs),
+    /// Serve engines to remote `proxy --remote` clients over TLS, safely.
+    Serve(serve::ServeArgs),
     /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
     Match(Box<match_cmd::MatchArgs>),
     /// Write an opening book (EPD or PGN): starts, plies, engine filter, shards.
@@ -82,6 +85,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Engine(args) => engine::run(args),
         Command::CastlingTest(args) => castling_test::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Match(args) => match_cmd::run(*args),
         Command::Book(args) => book::run(*args),
         Command::Merge(args) => merge::run(args),

@@ -57,6 +57,8 @@ mod proxy_piped;
 #[cfg(target_os = "linux")]
 mod proxy_python;
 #[cfg(target_os = "linux")]
+mod remote;
+#[cfg(target_os = "linux")]
 mod tournament;
 #[cfg(target_os = "linux")]
 mod tournament_safety;
