@@ -32,6 +32,12 @@ pub struct GameRecord {
     /// state written before spans were kept).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pgn: Option<Span>,
+    /// Engine indices of White and Black (a knockout's pairings depend on
+    /// results; absent in older state files, where the schedule gives them).
+    #[serde(default)]
+    pub white: Option<usize>,
+    #[serde(default)]
+    pub black: Option<usize>,
 }
 
 /// The whole state.
@@ -153,6 +159,8 @@ mod tests {
             termination: Termination::Threefold,
             notation_errors: [0, 1],
             pgn: None,
+            white: Some(1),
+            black: Some(0),
         });
         s.pgn_bytes = 1234;
         s.save(&path).unwrap();
@@ -166,6 +174,8 @@ mod tests {
                 len: 10,
                 hash: 7,
             }),
+            white: None,
+            black: None,
         });
         s.save(&path).unwrap();
         assert_eq!(State::load(&path).unwrap(), Some(s));
