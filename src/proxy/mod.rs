@@ -27,9 +27,11 @@ pub mod failed_start;
 pub mod locate;
 pub mod log;
 pub mod options;
+pub mod profile;
 pub mod run;
 pub mod session;
 
 pub use config::{ProxyConfig, Settings};
 pub use options::GuiCastling;
+pub use profile::GuiProfile;
 pub use session::{Out, Session};
