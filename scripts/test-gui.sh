@@ -6,7 +6,8 @@
 #   1. `uci960 proxy --log DIR/p-%p.log -- stockfish` against Fairy-Stockfish;
 #      a screenshot of the board is taken mid-game (ImageMagick `import`);
 #   2. `sf960` (a copy of uci960) started with no arguments, finding
-#      `sf960.toml` beside it, against the built-in engine (`uci960 engine`).
+#      `sf960.toml` beside it, against Fairy-Stockfish again (the built-in
+#      engine of a debug build needs seconds a move at XBoard's depth).
 # Every saved PGN is read back by python-chess (tests/python/check_pgn.py):
 # Chess960 starts, every move legal, every game finished. Everything this
 # script starts is stopped on exit (trap); every wait is bounded. It ends
@@ -217,7 +218,7 @@ if wait_for 120 bestmoves_at_least "$work/$run/engine" 12; then
     colours=$(identify -format '%k' "$shot" 2>/dev/null || echo 0)
     if [ "${colours:-0}" -gt 16 ]; then
       ok "$run: screenshot mid-game ($(identify -format '%wx%h' "$shot"), $colours colours)"
-      [ -n "${UCI960_GUI_SCREENSHOT:-}" ] && cp "$shot" "$UCI960_GUI_SCREENSHOT"
+      [ -n "${UCI960_GUI_SCREENSHOT:-}" ] && convert "$shot" -trim +repage -strip PNG8:"$UCI960_GUI_SCREENSHOT"
     else
       bad "$run: the screenshot is blank ($colours colours)"
     fi
@@ -246,7 +247,7 @@ Threads = 1
 [proxy]
 log = "p-%p.log"
 EOF
-start_xboard "$run" 2 "$dir/sf960" "$dir" "$UCI960_BIN engine"
+start_xboard "$run" 2 "$dir/sf960" "$dir" /usr/games/fairy-stockfish
 wait_xboard "$run"
 check_games "$run" 2
 check_proxy_log "$run" "$dir"
