@@ -49,6 +49,10 @@
 //! | `--xfen-standard-rooks` | reads X-FEN `K`/`Q` as the rooks on the h/a files (a right only when such a rook stands there): the standard-chess reading of X-FEN; file letters (Shredder-FEN, X-FEN inner rooks) are read right |
 //! | `--castles-through-pieces` | its perft also lists the castles blocked only by pieces between king and rook (counted as one node each) |
 //! | `--leaks-rights` | castling rights lost in a `position ... moves` line stay lost, on the same rook squares, in later positions until `ucinewgame` |
+//! | `--through-rook-square` | tests the king's squares of a castle with the castling rook still on its square: castles into check when a rook or queen stands beyond a b-file rook (Stockfish #3605's position), in bestmove and perft |
+//! | `--refuses-attacked-rook` | never castles while the castling rook stands attacked (legal in chess), in bestmove and perft |
+//! | `--inner-rook-misread` | where two rooks of one colour share a wing of the king, reads a castling right on one of them as the other's (innermost and outermost swap) |
+//! | `--null-at-castles` | answers `bestmove 0000` whenever a castle is legal (perft is right) |
 //! | `--pid-log=FILE` | appends `PID` at start, `PID new` per `ucinewgame` and (with `--fork-child`) `PID child CHILDPID` |
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
 //! | `--announce-pid` | an `info string pid N` line (its own pid) before `id name`: a test learns the engine's pid from the protocol, with no file to wait for |
@@ -92,6 +96,10 @@ struct Faults {
     xfen_standard_rooks: bool,
     castles_through_pieces: bool,
     leaks_rights: bool,
+    through_rook_square: bool,
+    refuses_attacked_rook: bool,
+    inner_rook_misread: bool,
+    null_at_castles: bool,
     pid_log: Option<String>,
     fork_child: bool,
     announce_pid: bool,
@@ -154,6 +162,10 @@ fn parse_args() -> Faults {
             "--xfen-standard-rooks" => f.xfen_standard_rooks = true,
             "--castles-through-pieces" => f.castles_through_pieces = true,
             "--leaks-rights" => f.leaks_rights = true,
+            "--through-rook-square" => f.through_rook_square = true,
+            "--refuses-attacked-rook" => f.refuses_attacked_rook = true,
+            "--inner-rook-misread" => f.inner_rook_misread = true,
+            "--null-at-castles" => f.null_at_castles = true,
             "--pid-log" => match value {
                 Some(v) => f.pid_log = Some(v.to_string()),
                 None => usage("--pid-log needs =FILE"),
@@ -371,10 +383,13 @@ impl Mock {
                 .and_then(|fen| fen.into_position(CastlingMode::Chess960).ok()),
             _ => None,
         };
-        let Some(start) = start else {
+        let Some(mut start) = start else {
             self.say(&["info string mock_engine: cannot read that position"]);
             return;
         };
+        if self.f.inner_rook_misread {
+            start = castling_bugs::swap_shared_rights(&start);
+        }
         let mut pos = start.clone();
         for token in moves {
             let Some(m) = token
@@ -460,7 +475,8 @@ impl Mock {
         if let Some(bytes) = self.f.long_line {
             self.long_line(bytes);
         }
-        let best = self.choose();
+        let null = self.f.null_at_castles && self.pos.legal_moves().iter().any(|m| m.is_castle());
+        let best = if null { None } else { self.choose() };
         let best_text = best.map(|m| self.write_move(m, false));
         let info = match (&best_text, best) {
             (Some(text), Some(m)) => {
@@ -501,8 +517,7 @@ impl Mock {
     /// `--king-two-squares` the first castle whenever there is one.
     fn choose(&self) -> Option<Move> {
         let mut legal: Vec<(String, Move)> = self
-            .pos
-            .legal_moves()
+            .generated(&self.pos, false)
             .into_iter()
             .map(|m| (UciMove::from_move(m, CastlingMode::Chess960).to_string(), m))
             .collect();
@@ -582,18 +597,35 @@ impl Mock {
     }
 
     fn perft_moves(&self, pos: &Chess) -> Vec<Move> {
-        pos.legal_moves()
+        self.generated(pos, true)
+    }
+
+    /// The move generator: shakmaty's legal moves, with the castling bugs
+    /// of the flags applied (`--bfile-perft` only in perft).
+    fn generated(&self, pos: &Chess, in_perft: bool) -> Vec<Move> {
+        let mut moves: Vec<Move> = pos
+            .legal_moves()
             .into_iter()
             .filter(|m| {
                 !(self.f.bfile_perft
+                    && in_perft
                     && m.is_castle()
                     && m.from().is_some_and(|sq| sq.file() == File::B))
             })
-            .collect()
+            .filter(|m| !(self.f.refuses_attacked_rook && castling_bugs::rook_attacked(pos, *m)))
+            .collect();
+        if self.f.through_rook_square {
+            moves.extend(castling_bugs::castles_with_rook_in_place(pos));
+        }
+        moves
     }
 
     fn count(&self, pos: &Chess, depth: u32) -> u64 {
-        if !self.f.bfile_perft && !self.f.castles_through_pieces {
+        let generator_bug = self.f.bfile_perft
+            || self.f.castles_through_pieces
+            || self.f.through_rook_square
+            || self.f.refuses_attacked_rook;
+        if !generator_bug {
             return shakmaty::perft(pos, depth);
         }
         if depth == 0 {
@@ -745,5 +777,86 @@ fn crash(exit_code: Option<i32>) -> ! {
     #[allow(unreachable_code)]
     {
         std::process::abort()
+    }
+}
+
+/// The castling bugs of issue 27's modes, each in its simplest form,
+/// written apart from the suite's own cause tests (the mock must not share
+/// the code it is used to test).
+mod castling_bugs {
+    use shakmaty::{
+        Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move,
+        Position, Square, attacks,
+    };
+
+    /// `--refuses-attacked-rook`: the castle's rook stands attacked.
+    pub fn rook_attacked(pos: &Chess, m: Move) -> bool {
+        match m {
+            Move::Castle { rook, .. } => pos
+                .board()
+                .attacks_to(rook, !pos.turn(), pos.board().occupied())
+                .any(),
+            _ => false,
+        }
+    }
+
+    /// `--through-rook-square`: the castles that are illegal but look
+    /// legal when the king's squares are tested with the rook in place.
+    pub fn castles_with_rook_in_place(pos: &Chess) -> Vec<Move> {
+        let us = pos.turn();
+        let board = pos.board();
+        let Some(king) = board.king_of(us) else {
+            return Vec::new();
+        };
+        if pos.is_check() {
+            return Vec::new();
+        }
+        let legal = pos.legal_moves();
+        let mut out = Vec::new();
+        for rook in pos.castles().castling_rights() & us.backrank() {
+            let side = CastlingSide::from_king_side(king < rook);
+            let king_to = Square::from_coords(side.king_to_file(), king.rank());
+            let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
+            let m = Move::Castle { king, rook };
+            let others = board.occupied() & !Bitboard::from(king) & !Bitboard::from(rook);
+            let king_path = attacks::between(king, king_to).with(king_to);
+            let path = king_path | attacks::between(rook, rook_to).with(rook_to);
+            let with_rook = board.occupied() ^ king;
+            let safe = king_path
+                .into_iter()
+                .all(|sq| board.attacks_to(sq, !us, with_rook).is_empty());
+            if !legal.contains(&m) && (path & others).is_empty() && safe {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// `--inner-rook-misread`: on a wing with two rooks or more, the
+    /// rights of the innermost and the outermost rook trade places.
+    pub fn swap_shared_rights(pos: &Chess) -> Chess {
+        let mut setup = pos.to_setup(EnPassantMode::Legal);
+        let board = pos.board();
+        for color in Color::ALL {
+            let Some(king) = board.king_of(color) else {
+                continue;
+            };
+            for east in [false, true] {
+                let mut wing: Vec<Square> =
+                    (board.rooks() & board.by_color(color) & color.backrank())
+                        .into_iter()
+                        .filter(|r| (r.file() > king.file()) == east)
+                        .collect();
+                wing.sort_by_key(|r| r.file().distance(king.file()));
+                if let (Some(&inner), Some(&outer)) = (wing.first(), wing.last())
+                    && inner != outer
+                {
+                    let rights = setup.castling_rights;
+                    setup.castling_rights.set(inner, rights.contains(outer));
+                    setup.castling_rights.set(outer, rights.contains(inner));
+                }
+            }
+        }
+        Chess::from_setup(setup, CastlingMode::Chess960).unwrap_or_else(|_| pos.clone())
     }
 }

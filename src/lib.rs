@@ -21,6 +21,7 @@
 //! | [`book`] | opening books: starts, plies, engine balance, uniqueness, shards, EPD/PGN |
 //! | [`conformance`] | the castling conformance suite |
 //! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
+//! | [`shard`] | the i-th of n slices (`i/n`, or `auto` from Slurm/Kubernetes): books and matches split over machines |
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
 //! | [`keyword`] | the error of every parser of a word from a fixed list |
 //! | [`utc`] | calendar dates and times in UTC (PGN `Date`, proxy log timestamps) |
@@ -44,6 +45,7 @@ pub mod perft;
 pub mod platform;
 pub mod proxy;
 pub mod seconds;
+pub mod shard;
 pub mod start;
 pub mod tournament;
 pub mod uci;

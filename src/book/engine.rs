@@ -1,7 +1,9 @@
 //! One engine process working for the book: the moves within the margin
 //! (`--moves engine`, MultiPV) and the evaluation of a line's last position
-//! (`--eval-window`, the EPD `ce`/`acd` opcodes), through the project's
-//! engine client.
+//! (`--eval-window`, `--draw-window`, `--win-window`, the EPD
+//! `ce`/`acd`/`wdl` opcodes), through the project's engine client. An
+//! engine that offers `UCI_ShowWDL` is asked for its win/draw/loss rates;
+//! a `wdl` that does not add up to 1000 is replaced by the model's.
 //!
 //! Each line starts with `ucinewgame` + `isready`, so that no hash entry of
 //! an earlier line (which may have run in another process) reaches this
@@ -19,6 +21,7 @@ use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::filter::Eval;
 use super::multipv::{MAX_MULTIPV, MultiPvCollector};
+use super::wdl::{Wdl, WdlSource};
 use crate::engines::{Chess960, EngineSpec, SetupError, start_engine};
 use crate::notation::fen::{FenFlavour, position_fen};
 use crate::uci::{GoParams, OptionKind};
@@ -76,6 +79,15 @@ impl BookEngine {
                 ),
                 _ => None,
             });
+        // The engine's own win/draw/loss rates when it can show them.
+        let show_wdl = matches!(
+            engine.handshake().option("UCI_ShowWDL").map(|o| &o.kind),
+            Some(OptionKind::Check { .. })
+        );
+        let mut engine = engine;
+        if show_wdl {
+            engine.set_option("UCI_ShowWDL", "true")?;
+        }
         let go = GoParams {
             depth: spec.limits.depth,
             nodes: spec.limits.nodes,
@@ -203,11 +215,21 @@ impl BookEngine {
             .engine
             .position_and_go(&self.position, &self.go, self.timeout)?;
         match result.score {
-            Some(score) => Ok(Eval {
-                score,
-                depth: result.depth,
-                turn: pos.turn(),
-            }),
+            Some(score) => {
+                let (wdl, wdl_source) = match result.wdl {
+                    Some((win, draw, loss)) if win + draw + loss == 1000 => {
+                        (Wdl { win, draw, loss }, WdlSource::Engine)
+                    }
+                    _ => (Wdl::model(score, pos), WdlSource::Model),
+                };
+                Ok(Eval {
+                    score,
+                    depth: result.depth,
+                    turn: pos.turn(),
+                    wdl,
+                    wdl_source,
+                })
+            }
             None => Err(BookEngineError::NoScore {
                 engine: self.name().to_string(),
                 fen: position_fen(pos, FenFlavour::Shredder),

@@ -10,7 +10,11 @@
 //! python-chess and by fastchess's EPD loader); `ce` the engine's
 //! evaluation in centipawns from the side to move's view, as the EPD
 //! standard defines it, and `acd` its depth (only when an engine evaluated
-//! the position; a mate score is written as `dm N`); `c0` the moves played
+//! the position; a mate score is written as `dm N`), and `wdl "W D L"` its
+//! win/draw/loss rates in per mille from the side to move's view (the
+//! engine's `UCI_ShowWDL`, else Stockfish 17.1's model of the score, see
+//! [`super::wdl`]), so a book can be filtered again without an engine;
+//! `c0` the moves played
 //! from the start in UCI king-takes-rook notation and `c1` the start's FEN
 //! (only when moves were played), so the line can be replayed. Writing
 //! allocates nothing per line.
@@ -41,6 +45,7 @@ pub fn push_epd(out: &mut String, line: &BookLine, flavour: FenFlavour) {
         if let Some(depth) = eval.depth {
             let _ = write!(out, " acd {depth};");
         }
+        let _ = write!(out, " wdl \"{}\";", eval.wdl);
     }
     if !line.moves.is_empty() {
         out.push_str(" c0 \"");
@@ -70,6 +75,7 @@ mod tests {
     use super::*;
     use crate::book::filter::Eval;
     use crate::book::starts::Start;
+    use crate::book::wdl::{Wdl, WdlSource};
     use crate::start::StartPosition;
     use crate::uci::ScoreBound;
     use shakmaty::uci::UciMove;
@@ -117,12 +123,18 @@ mod tests {
             score: Score::Cp(-31, ScoreBound::Exact),
             depth: Some(12),
             turn: Color::Black,
+            wdl: Wdl {
+                win: 20,
+                draw: 900,
+                loss: 80,
+            },
+            wdl_source: WdlSource::Engine,
         });
         let mut out = String::new();
         push_epd(&mut out, &line, FenFlavour::Shredder);
         assert_eq!(
             out,
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b ha - hmvc 5; fmvn 4; ce -31; acd 12; c0 \"e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\"; c1 \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\";\n"
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b ha - hmvc 5; fmvn 4; ce -31; acd 12; wdl \"20 900 80\"; c0 \"e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1\"; c1 \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1\";\n"
         );
     }
 }

@@ -6,13 +6,15 @@
 //! view by default (`--eval-view white`: a window like `50..150` then
 //! means "White is better", the UHO idea) or from the side to move's
 //! (`--eval-view stm`). A mate score is outside every window: a book line
-//! should not be decided already.
+//! should not be decided already. The rate windows (`--draw-window`,
+//! `--win-window`) are in [`super::wdl`].
 
 use std::fmt;
 use std::str::FromStr;
 
 use shakmaty::{Chess, Color, Position};
 
+use super::wdl::{RateWindow, Wdl, WdlSource};
 use crate::uci::Score;
 
 /// `A..B` centipawns, both included.
@@ -92,6 +94,10 @@ pub struct Eval {
     pub score: Score,
     pub depth: Option<u32>,
     pub turn: Color,
+    /// Win/draw/loss rates, side to move's view: the engine's
+    /// (`UCI_ShowWDL`) or the model's of `score` ([`super::wdl`]).
+    pub wdl: Wdl,
+    pub wdl_source: WdlSource,
 }
 
 impl Eval {
@@ -111,6 +117,41 @@ impl EvalWindow {
     pub fn contains(&self, eval: &Eval, view: EvalView) -> bool {
         eval.cp(view)
             .is_some_and(|cp| (self.lo..=self.hi).contains(&cp))
+    }
+}
+
+impl Eval {
+    /// The rates from the chosen point of view.
+    pub fn wdl(&self, view: EvalView) -> Wdl {
+        match view {
+            EvalView::White => self.wdl.seen_by_white(self.turn),
+            EvalView::Stm => self.wdl,
+        }
+    }
+}
+
+/// Every window a book line must lie in: centipawns (`--eval-window`),
+/// draw rate (`--draw-window`) and win rate (`--win-window`, of the side
+/// `--eval-view` names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Windows {
+    pub eval: Option<EvalWindow>,
+    pub draw: Option<RateWindow>,
+    pub win: Option<RateWindow>,
+}
+
+impl Windows {
+    /// Whether any window is set (then every line is evaluated).
+    pub fn any(&self) -> bool {
+        self.eval.is_some() || self.draw.is_some() || self.win.is_some()
+    }
+
+    /// Whether `eval` lies in every window that is set.
+    pub fn contain(&self, eval: &Eval, view: EvalView) -> bool {
+        let wdl = eval.wdl(view);
+        self.eval.is_none_or(|w| w.contains(eval, view))
+            && self.draw.is_none_or(|w| w.contains(wdl.draw))
+            && self.win.is_none_or(|w| w.contains(wdl.win))
     }
 }
 
@@ -152,6 +193,10 @@ pub struct Tally {
     pub check: u64,
     pub duplicate: u64,
     pub window: u64,
+    /// Evaluated lines whose win/draw/loss rates came from the engine or
+    /// from the model.
+    pub wdl_engine: u64,
+    pub wdl_model: u64,
 }
 
 impl Tally {
@@ -216,6 +261,12 @@ mod tests {
             score: Score::Cp(-60, ScoreBound::Exact),
             depth: Some(10),
             turn: Color::Black,
+            wdl: Wdl {
+                win: 100,
+                draw: 700,
+                loss: 200,
+            },
+            wdl_source: WdlSource::Engine,
         };
         assert_eq!(black_worse.cp(EvalView::White), Some(60));
         assert!(w.contains(&black_worse, EvalView::White));
@@ -231,6 +282,20 @@ mod tests {
             }
             .contains(&mate, EvalView::Stm)
         );
+        // Rate windows: the draw rate is the same for both; the win rate is
+        // White's (Black to move, loss 200) or the side to move's (100).
+        let draw = Windows {
+            draw: Some(RateWindow { lo: 650, hi: 700 }),
+            ..Windows::default()
+        };
+        assert!(draw.contain(&black_worse, EvalView::White));
+        let white_wins = Windows {
+            win: Some(RateWindow { lo: 150, hi: 250 }),
+            ..Windows::default()
+        };
+        assert!(white_wins.contain(&black_worse, EvalView::White));
+        assert!(!white_wins.contain(&black_worse, EvalView::Stm));
+        assert!(Windows::default().contain(&black_worse, EvalView::Stm));
     }
 
     #[test]

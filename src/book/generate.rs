@@ -34,11 +34,12 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Move, Position};
 
 use super::engine::{BookEngine, BookEngineError};
-use super::filter::{DropReason, Eval, EvalView, EvalWindow, Tally, rules_verdict};
+use super::filter::{DropReason, Eval, EvalView, Tally, Windows, rules_verdict};
 use super::plies::{LineRngs, MAX_PLIES, PlyRange, random_move};
 use super::shard::Shard;
 use super::starts::{Start, StartSpec, StartStream};
 use super::unique::{KeyHasher, SeenPositions, position_key};
+use super::wdl::WdlSource;
 use crate::engines::EngineSpec;
 use crate::start::method::MethodError;
 use crate::start::method::procedure::uniform_below;
@@ -72,7 +73,7 @@ pub struct BookPlan {
     pub engine_timeout: Duration,
     /// Engine processes working at once.
     pub concurrency: usize,
-    pub window: Option<EvalWindow>,
+    pub window: Windows,
     pub view: EvalView,
     pub no_check: bool,
     /// Kept lines in the whole book.
@@ -194,14 +195,22 @@ impl Judge<'_> {
         key: u64,
     ) -> Result<(), BookError> {
         self.tally.candidates += 1;
+        match line.eval.map(|e| e.wdl_source) {
+            Some(WdlSource::Engine) => self.tally.wdl_engine += 1,
+            Some(WdlSource::Model) => self.tally.wdl_model += 1,
+            None => {}
+        }
         let verdict = rules
             .or_else(|| (!self.seen.insert(key)).then_some(DropReason::Duplicate))
             .or_else(|| {
-                let window = self.plan.window?;
+                let windows = self.plan.window;
+                if !windows.any() {
+                    return None;
+                }
                 // The evaluation is only skipped for duplicates, caught above.
                 let inside = line
                     .eval
-                    .is_some_and(|e| window.contains(&e, self.plan.view));
+                    .is_some_and(|e| windows.contain(&e, self.plan.view));
                 (!inside).then_some(DropReason::Window)
             });
         match verdict {

@@ -12,11 +12,14 @@
 //! | [`plies`] | how many plies, each line's own random stream, the uniform move picker |
 //! | [`multipv`] | the engine's moves within the margin (sans-IO) |
 //! | [`engine`] | one engine process working for the book |
-//! | [`filter`] | rules, evaluation window and view, the tally of drops |
+//! | [`filter`] | rules, evaluation windows and view, the tally of drops |
+//! | [`wdl`] | win/draw/loss rates: the engine's or Stockfish 17.1's model; rate windows |
 //! | [`unique`] | position keys and the set of positions seen |
 //! | [`shard`] | the i-th of n slices |
 //! | [`generate`] | the pipeline: candidate sequence, workers, judging in order |
 //! | [`epd`], [`pgn`] | the writers |
+//! | [`package`] | `--package`: the book as fishtest or OpenBench take it, zip, sri, sha |
+//! | [`stats`] | `--stats`: what a book holds, counted as the frameworks count |
 //!
 //! How uniqueness and shards compose is in [`generate`] and [`shard`];
 //! flags and recipes for fastchess, cutechess-cli and OpenBench/fishtest
@@ -27,10 +30,13 @@ pub mod epd;
 pub mod filter;
 pub mod generate;
 pub mod multipv;
+pub mod package;
 pub mod pgn;
 pub mod plies;
 pub mod shard;
 pub mod starts;
+pub mod stats;
 pub mod unique;
+pub mod wdl;
 
 pub use generate::{BookError, BookLine, BookPlan, Generated, MoveChoice, Stop, generate};

@@ -15,14 +15,16 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::book::epd::push_epd;
-use crate::book::filter::{EvalView, EvalWindow, Tally};
+use crate::book::filter::{EvalView, EvalWindow, Tally, Windows};
+use crate::book::package::{self, Framework};
 use crate::book::pgn::push_pgn;
 use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
 use crate::book::starts::StartSpec;
+use crate::book::wdl::RateWindow;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
-use crate::notation::fen::FenFlavour;
+use crate::notation::fen::{FenFlavour, push_fen};
 use crate::platform::interrupt;
 use crate::tournament::openings::BookFormat;
 
@@ -73,6 +75,15 @@ pub struct BookArgs {
     /// Keep positions whose evaluation lies in A..B centipawns (inclusive).
     #[arg(long, allow_hyphen_values = true, value_name = "A..B")]
     pub eval_window: Option<String>,
+    /// Keep positions whose draw rate lies in A..B (fractions or percent:
+    /// 0.48..0.52, 48%..52%): the engine's UCI_ShowWDL, else Stockfish
+    /// 17.1's model of its score.
+    #[arg(long, value_name = "A..B")]
+    pub draw_window: Option<String>,
+    /// Keep positions whose win rate (White's, or the side to move's with
+    /// --eval-view stm) lies in A..B (0.40..0.60).
+    #[arg(long, value_name = "A..B")]
+    pub win_window: Option<String>,
     /// Whose view the window takes: white (default) or stm (side to move).
     #[arg(long, value_enum, default_value_t = EvalView::White)]
     pub eval_view: EvalView,
@@ -88,13 +99,28 @@ pub struct BookArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = BookFormat::Epd)]
     pub format: BookFormat,
-    /// Castling field of EPD lines: shredder (rook files, default) or xfen.
-    /// PGN `[FEN]` tags are always X-FEN.
-    #[arg(long)]
-    pub castling: Option<FenFlavour>,
-    /// Write to this file instead of stdout.
+    /// FEN flavour of EPD lines: shredder (rook files, default) or xfen
+    /// (KQkq). PGN `[FEN]` tags are always X-FEN. (`--castling` is the old
+    /// name.)
+    #[arg(long, alias = "castling", value_name = "shredder|xfen")]
+    pub fen: Option<FenFlavour>,
+    /// Write to this file instead of stdout (with --package: the directory).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Package the book for a test framework: `--package fishtest NAME` or
+    /// `--package openbench NAME` writes NAME.epd, NAME.epd.zip and
+    /// books.json (fishtest) or NAME.epd.json (OpenBench) into --output DIR.
+    #[arg(long, num_args = 2, value_names = ["FRAMEWORK", "NAME"])]
+    pub package: Option<Vec<String>>,
+    /// OpenBench's `source`: the URL the zip will be served from (default:
+    /// the zip's file name).
+    #[arg(long, value_name = "URL", requires = "package")]
+    pub package_source: Option<String>,
+    /// Print the statistics of an EPD book (what fishtest and OpenBench
+    /// check) and write nothing; with --engine, the draw and win rates are
+    /// the engine's evaluation of every position.
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
     /// Seconds an engine may take for one search or `isready` before the
     /// run fails (a hang guard).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = crate::seconds::parse_positive)]
@@ -121,18 +147,33 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
         .plies
         .parse()
         .map_err(|e: String| anyhow!("--plies: {e}"))?;
-    let window = args
-        .eval_window
-        .as_deref()
-        .map(str::parse::<EvalWindow>)
-        .transpose()
-        .map_err(|e| anyhow!(e))?;
+    let rate = |text: &Option<String>, flag: &str| {
+        text.as_deref()
+            .map(str::parse::<RateWindow>)
+            .transpose()
+            .map_err(|e| anyhow!("--{flag}: {e}"))
+    };
+    let window = Windows {
+        eval: args
+            .eval_window
+            .as_deref()
+            .map(str::parse::<EvalWindow>)
+            .transpose()
+            .map_err(|e| anyhow!(e))?,
+        draw: rate(&args.draw_window, "draw-window")?,
+        win: rate(&args.win_window, "win-window")?,
+    };
     let shard = match &args.shard {
         Some(s) => s.parse::<Shard>().map_err(|e| anyhow!(e))?,
         None => Shard::WHOLE,
     };
-    if args.format == BookFormat::Pgn && args.castling.is_some() {
-        bail!("--castling sets the EPD castling field; PGN [FEN] tags are always X-FEN");
+    if args.format == BookFormat::Pgn && args.fen.is_some() {
+        bail!("--fen sets the EPD castling field; PGN [FEN] tags are always X-FEN");
+    }
+    if args.format == BookFormat::Pgn && args.package.is_some() {
+        bail!(
+            "--package writes an EPD book (the form of the frameworks' Chess960 books); drop --format pgn"
+        );
     }
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");
@@ -150,7 +191,7 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
             margin: args.margin,
         },
     };
-    let wants_engine = args.moves == Moves::Engine || window.is_some() || !args.engine.is_empty();
+    let wants_engine = args.moves == Moves::Engine || window.any() || !args.engine.is_empty();
     let engine = if wants_engine {
         Some(engine_setup(args)?)
     } else {
@@ -215,10 +256,19 @@ struct Output {
     format: BookFormat,
     flavour: FenFlavour,
     each_line: bool,
+    /// Gather the book for `--package` instead of writing it.
+    package: bool,
 }
 
 impl Output {
     fn push(&mut self, rank: u64, line: &BookLine) -> io::Result<()> {
+        if self.package {
+            // The frameworks' form: the six FEN fields, nothing else; the
+            // whole book stays in memory until it is packaged.
+            push_fen(&mut self.text, &line.position, self.flavour);
+            self.text.push('\n');
+            return Ok(());
+        }
         match self.format {
             BookFormat::Epd => push_epd(&mut self.text, line, self.flavour),
             BookFormat::Pgn => push_pgn(&mut self.text, rank, line),
@@ -236,6 +286,9 @@ impl Output {
     }
 
     fn finish(&mut self) -> io::Result<()> {
+        if self.package {
+            return Ok(());
+        }
         self.write_out()
     }
 }
@@ -255,9 +308,67 @@ fn progress_bar(total: u64) -> ProgressBar {
     bar
 }
 
+/// `--package FRAMEWORK NAME` checked: the framework and the book's file
+/// name.
+fn package_of(args: &BookArgs) -> anyhow::Result<Option<(Framework, String, PathBuf)>> {
+    let Some(words) = &args.package else {
+        return Ok(None);
+    };
+    let [framework, name] = words.as_slice() else {
+        bail!("--package takes two values: fishtest|openbench NAME");
+    };
+    let framework = Framework::from_str(framework, true)
+        .map_err(|_| anyhow!("--package '{framework}': the framework is fishtest or openbench"))?;
+    let file = package::book_file_name(framework, name).map_err(|e| anyhow!("--package: {e}"))?;
+    let Some(dir) = args.output.clone() else {
+        bail!("--package needs --output DIR, the directory the package is written into");
+    };
+    if args.shard.is_some() {
+        bail!("--package packages a whole book; --shard slices one");
+    }
+    Ok(Some((framework, file, dir)))
+}
+
+/// `--stats FILE`, with `--engine` the rates measured by the engine.
+fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use crate::book::stats::{StatsError, book_stats_with};
+    let text = crate::files::read_text(path, "book", crate::files::BOOK_LIMIT)?;
+    let mut engine = if args.engine.is_empty() {
+        None
+    } else {
+        let spec = engine_setup(args)?;
+        match crate::book::engine::BookEngine::start(&spec, args.timeout) {
+            Ok(engine) => Some(engine),
+            Err(e) => {
+                eprintln!("uci960: {e}");
+                return Ok(ExitCode::from(3));
+            }
+        }
+    };
+    let result = book_stats_with(&text, engine.as_mut());
+    if let Some(engine) = engine {
+        engine.quit();
+    }
+    match result {
+        Ok(stats) => {
+            print!("{stats}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
+        Err(e @ StatsError::Engine { .. }) => {
+            eprintln!("uci960: {}:{e}", path.display());
+            Ok(ExitCode::from(3))
+        }
+    }
+}
+
 pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.stats {
+        return stats(&args, path);
+    }
+    let package = package_of(&args)?;
     let plan = plan_of(&args)?;
-    let flavour = args.castling.unwrap_or(FenFlavour::Shredder);
+    let flavour = args.fen.unwrap_or(FenFlavour::Shredder);
 
     // The platform's handlers: the flag stops the generator, a second signal
     // (or a run that does not end in time) ends the process, as in every command.
@@ -265,6 +376,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     interrupt::install(Some(Arc::clone(&interrupted))).context("installing the signal handler")?;
 
     let out: Box<dyn Write> = match &args.output {
+        Some(_) if package.is_some() => Box::new(io::sink()),
         Some(path) => {
             let file = crate::platform::fs::open_for_writing(
                 std::fs::OpenOptions::new()
@@ -292,6 +404,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         // Engine books are slow: each line is written at once, so readers
         // see it; random books go out in large writes.
         each_line: plan.engine.is_some(),
+        package: package.is_some(),
     };
     let mut sink = |rank: u64, line: &BookLine| output.push(rank, line);
 
@@ -325,6 +438,40 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     }
 
     eprintln!("uci960 book: {}", outcome.tally);
+    if let Some((framework, file, dir)) = &package
+        && outcome.stop != Stop::Interrupted
+    {
+        let written = package::write_package(
+            *framework,
+            file,
+            &output.text,
+            dir,
+            args.package_source.as_deref(),
+        );
+        match written {
+            Ok(p) => eprintln!(
+                "uci960 book: {framework} package: {}, {}, {} ({} positions, white {}, black {}, ply {}..{})",
+                p.book.display(),
+                p.zip.display(),
+                p.description.display(),
+                p.facts.total,
+                p.facts.white,
+                p.facts.black,
+                p.facts.min_ply.map_or("-".into(), |n| n.to_string()),
+                p.facts.max_ply.map_or("-".into(), |n| n.to_string()),
+            ),
+            Err(e) => {
+                eprintln!("uci960: {e}");
+                return Ok(ExitCode::from(3));
+            }
+        }
+    }
+    if plan.engine.is_some() && plan.window.any() {
+        eprintln!(
+            "uci960 book: win/draw/loss rates of {} lines from the engine (UCI_ShowWDL), of {} from Stockfish 17.1's model of the score",
+            outcome.tally.wdl_engine, outcome.tally.wdl_model
+        );
+    }
     if plan.shard != Shard::WHOLE {
         eprintln!(
             "uci960 book: shard {} wrote {} of the book's {} positions",

@@ -116,6 +116,17 @@ pub struct MatchArgs {
     /// has no clock, before the game is lost as stalled [default: 30].
     #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub timeout: Option<std::time::Duration>,
+    /// Play only shard I of N of the schedule (by game pairs; needs --seed);
+    /// `auto` takes I and N from a Slurm array job, `auto/N` takes I from
+    /// Slurm or a Kubernetes Indexed Job. See docs/DISTRIBUTED.md.
+    #[arg(long, value_name = "I/N|auto|auto/N")]
+    pub shard: Option<String>,
+    /// Run directory: this shard's PGN and state file go there
+    /// (shard-I-of-N.pgn, .state.json); the same command resumes it, and
+    /// with --sprt shards sharing it decide together. `uci960 merge RUN/`
+    /// prints the whole tournament.
+    #[arg(long, value_name = "RUN")]
+    pub dir: Option<PathBuf>,
 }
 
 /// The flags as a config (every field the flags leave out stays `None`).
@@ -174,6 +185,8 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
         recover: args.recover.then_some(true),
         margin: args.margin,
         timeout: args.timeout.map(|d| d.as_secs_f64()),
+        shard: args.shard.clone(),
+        dir: args.dir.clone(),
     })
 }
 
@@ -233,6 +246,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         (None, true) => 0,
         (None, false) => super::seed_or_announce(None),
     };
+    let shard_note = (s.shard != crate::shard::Shard::WHOLE || s.run_dir.is_some()).then(|| {
+        format!(
+            "Shard {}: these are its games only; `uci960 merge {}` gives the whole tournament.\n",
+            s.shard,
+            s.run_dir
+                .as_deref()
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|| "STATE-FILES…".into())
+        )
+    });
     let opts = Options {
         resume: args.resume,
         progress: true,
@@ -244,6 +267,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return fail(e.exit_code(), e),
     };
     let mut table = report.standings.render();
+    if let Some(shard) = shard_note {
+        table.push_str(&shard);
+    }
     if report.sprt_stopped {
         table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }

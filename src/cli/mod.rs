@@ -7,6 +7,7 @@ pub mod castling_test;
 pub mod engine;
 pub mod exit;
 pub mod match_cmd;
+pub mod merge;
 pub mod output;
 pub mod positions;
 pub mod proxy;
@@ -44,6 +45,8 @@ pub enum Command {
     Match(Box<match_cmd::MatchArgs>),
     /// Write an opening book (EPD or PGN): starts, plies, engine filter, shards.
     Book(Box<book::BookArgs>),
+    /// Merge the shards of `match --shard … --dir RUN/` into one result.
+    Merge(merge::MergeArgs),
 }
 
 /// Runs the chosen command.
@@ -57,6 +60,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Proxy(args) => proxy::run(args),
         Command::Match(args) => match_cmd::run(*args),
         Command::Book(args) => book::run(*args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

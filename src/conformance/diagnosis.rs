@@ -62,7 +62,12 @@ pub enum Diagnosis {
     PerftRookOnKingSquare,
     PerftIllegalCastle,
     PerftNonCastling,
+    PerftCountsInconsistent,
+    CastlesIntoCheckThroughRookSquare,
+    RefusesCastleWithAttackedRook,
+    InnerRookRightMisread,
     MissesForcedCastle,
+    SeesNoLegalMove,
     IllegalMove,
     StateLeaksWithoutNewGame,
     StateLeaksAcrossNewGame,
@@ -123,8 +128,23 @@ impl Diagnosis {
             PerftNonCastling => {
                 "perft wrong on a move that is not a castle: a move-generator bug outside castling"
             }
+            PerftCountsInconsistent => {
+                "perft counts that do not add up: every move agrees but the total differs, or a deeper query contradicts the count"
+            }
+            CastlesIntoCheckThroughRookSquare => {
+                "castles into check through the rook's square: the king's squares are tested with the castling rook still on its square, so a rook or queen beyond it (a1 behind a b1 rook) is not seen"
+            }
+            RefusesCastleWithAttackedRook => {
+                "refuses a legal castle because its rook stands attacked: only the king's squares must be safe (right when the rook's attackers are taken off)"
+            }
+            InnerRookRightMisread => {
+                "castling right read against the wrong rook where two rooks share a wing: a right on the inner rook taken for the outer rook's, or the reverse (right when the outer rook is taken off)"
+            }
             MissesForcedCastle => {
                 "does not play a castle that is the only legal move or the only mate in one"
+            }
+            SeesNoLegalMove => {
+                "sees no legal move: answers `0000`/`(none)` in a position with legal moves"
             }
             IllegalMove => "answers with a move that is not legal in the position",
             StateLeaksWithoutNewGame => {
@@ -174,7 +194,12 @@ impl Diagnosis {
             | PerftRookOnKingSquare
             | PerftIllegalCastle
             | PerftNonCastling
+            | PerftCountsInconsistent
+            | CastlesIntoCheckThroughRookSquare
+            | RefusesCastleWithAttackedRook
+            | InnerRookRightMisread
             | MissesForcedCastle
+            | SeesNoLegalMove
             | IllegalMove => (
                 false,
                 "the proxy cannot repair this: it is the engine's move generator or game state, not notation",
@@ -305,6 +330,11 @@ pub fn perft_move(pos: &Chess, mv: &str, missing: bool, engine_moves: &[&str]) -
             let blockers = pos.board().occupied() & !Bitboard::from(king) & !Bitboard::from(rook);
             if (between(king, rook) & blockers).any() {
                 Diagnosis::PerftCastlesThroughPieces
+            } else if super::causes::into_check_through_rook_square(
+                pos,
+                Move::Castle { king, rook },
+            ) {
+                Diagnosis::CastlesIntoCheckThroughRookSquare
             } else {
                 Diagnosis::PerftIllegalCastle
             }
@@ -387,6 +417,12 @@ mod tests {
         assert_eq!(
             perft_move(&check, "e1h1", false, &[]),
             Diagnosis::PerftIllegalCastle
+        );
+        // Stockfish #3605: the a1 rook sees c1 once b1 is empty.
+        let sf = parse_position("4k3/8/8/8/8/8/8/rR2K1N1 w B - 0 1").unwrap();
+        assert_eq!(
+            perft_move(&sf, "e1b1", false, &[]),
+            Diagnosis::CastlesIntoCheckThroughRookSquare
         );
     }
 }

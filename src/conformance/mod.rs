@@ -5,6 +5,7 @@
 //! comparing engines (or an engine with and without `uci960 proxy`).
 
 pub mod answer;
+pub mod causes;
 pub mod diagnosis;
 pub mod driver;
 pub mod engine_driver;
@@ -24,6 +25,8 @@ mod suite_hidden;
 mod suite_perft;
 #[cfg(test)]
 mod suite_tests;
+mod suite_traps;
 pub mod table;
 #[cfg(test)]
 mod test_engine;
+pub mod traps;

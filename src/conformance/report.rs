@@ -29,6 +29,8 @@ pub enum CheckName {
     ForcedCastle,
     #[serde(rename = "castle-notation")]
     CastleNotation,
+    #[serde(rename = "castle-traps")]
+    CastleTraps,
     #[serde(rename = "rights-tracking")]
     RightsTracking,
     #[serde(rename = "moves-list-castle")]
@@ -38,13 +40,14 @@ pub enum CheckName {
 }
 
 impl CheckName {
-    pub const ALL: [CheckName; 9] = [
+    pub const ALL: [CheckName; 10] = [
         CheckName::DeclaresChess960,
         CheckName::PerftStart,
         CheckName::PerftMidgame,
         CheckName::PerftDfrc,
         CheckName::ForcedCastle,
         CheckName::CastleNotation,
+        CheckName::CastleTraps,
         CheckName::RightsTracking,
         CheckName::MovesListCastle,
         CheckName::HiddenState,
@@ -58,6 +61,7 @@ impl CheckName {
             CheckName::PerftDfrc => "perft-dfrc",
             CheckName::ForcedCastle => "forced-castle",
             CheckName::CastleNotation => "castle-notation",
+            CheckName::CastleTraps => "castle-traps",
             CheckName::RightsTracking => "rights-tracking",
             CheckName::MovesListCastle => "moves-list-castle",
             CheckName::HiddenState => "hidden-state",

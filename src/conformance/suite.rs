@@ -17,7 +17,8 @@
 //! The check bodies live beside this file: `suite_perft.rs` (perft with
 //! the drill-down to a minimal position), `suite_bestmove.rs` (forced
 //! castles, rights, moves lists, with the probes that confirm a misread FEN
-//! field) and `suite_hidden.rs` (hidden state).
+//! field or another cause), `suite_traps.rs` (the positions made for known
+//! engine bugs) and `suite_hidden.rs` (hidden state).
 
 use std::time::Instant;
 
@@ -32,6 +33,7 @@ use super::moves_list::{MovesListScenario, moves_list_scenarios};
 use super::perft_sets::{Labelled, dfrc_positions, midgame_positions, start_positions};
 use super::report::{CheckName, CheckReport, CheckTally, Failure, SuiteReport};
 use super::rights::{RightsScenario, rights_scenarios};
+use super::traps::{Trap, traps};
 use crate::notation::fen::{FenFlavour, position_fen};
 
 /// What to run and how hard.
@@ -93,6 +95,7 @@ pub struct Material {
     pub midgame: Vec<Labelled>,
     pub dfrc: Vec<Labelled>,
     pub forced: Vec<Crafted>,
+    pub traps: Vec<Trap>,
     pub rights: Vec<RightsScenario>,
     pub moves_list: Vec<MovesListScenario>,
     pub hidden: Vec<HiddenStateScenario>,
@@ -122,6 +125,7 @@ impl Material {
                 dfrc_positions(options.dfrc_positions)
             },
             hidden: hidden_state_scenarios(&forced, &rights, &moves_list),
+            traps: traps().into_iter().filter(|t| keep(t.dfrc)).collect(),
             forced,
             rights,
             moves_list,
@@ -159,6 +163,8 @@ pub(super) struct Run<'a> {
     /// Engine failures in a row in the current check.
     in_a_row: usize,
     pub stop: Option<Stop>,
+    /// The engine answers `go perft 1` with a divide (probes may use it).
+    pub has_perft: bool,
 }
 
 impl Run<'_> {
@@ -298,6 +304,9 @@ pub fn planned_steps(material: &Material, options: &SuiteOptions) -> u64 {
     if options.wants(CheckName::ForcedCastle) || options.wants(CheckName::CastleNotation) {
         n += material.forced.len();
     }
+    if options.wants(CheckName::CastleTraps) {
+        n += material.traps.len();
+    }
     if options.wants(CheckName::RightsTracking) {
         n += material.rights.len();
     }
@@ -332,6 +341,7 @@ pub fn run(
         total,
         in_a_row: 0,
         stop: None,
+        has_perft: false,
     };
 
     if options.wants(CheckName::DeclaresChess960) {
@@ -363,6 +373,7 @@ pub fn run(
     }
 
     let perft = run.probe_perft(material);
+    run.has_perft = perft.is_ok();
     let perft_checks: [(CheckName, &[Labelled]); 3] = [
         (CheckName::PerftStart, &material.starts),
         (CheckName::PerftMidgame, &material.midgame),
@@ -402,7 +413,11 @@ pub fn run(
     }
 
     type Step<'r> = Box<dyn FnOnce(&mut Run) -> CheckReport + 'r>;
-    let later: [(CheckName, Step); 3] = [
+    let later: [(CheckName, Step); 4] = [
+        (
+            CheckName::CastleTraps,
+            Box::new(|r: &mut Run| r.traps(&material.traps, perft.is_ok())),
+        ),
         (
             CheckName::RightsTracking,
             Box::new(|r: &mut Run| r.rights(&material.rights, perft.is_ok())),

@@ -8,12 +8,14 @@
 use shakmaty::{Chess, Move, Position};
 
 use super::answer::{Answer, castle_notations, classify, is_legal, is_legal_any_notation};
+use super::causes::{self, CastleSquares};
 use super::diagnosis::{Diagnosis, files_differ, rights_of_only, xfen_misreadable};
 use super::forced::{Crafted, Forcing};
 use super::moves_list::{MovesListScenario, misapplied_positions};
 use super::perft::reference_divide;
 use super::report::{CheckName, CheckReport, CheckTally, Failure, Verdict};
 use super::rights::RightsScenario;
+use super::sketch::{castle_is_only_mate, castle_is_only_move};
 use super::suite::{Run, position_line, uci};
 use super::suite_perft::{Level, analyse};
 use crate::notation::fen::{FenFlavour, position_fen};
@@ -32,16 +34,7 @@ impl Run<'_> {
         start: &Chess,
         moves: &[Move],
     ) -> Option<(Diagnosis, String, Chess)> {
-        let replay = |from: &Chess| {
-            let mut pos = from.clone();
-            for &m in moves {
-                if !pos.is_legal(m) {
-                    return None;
-                }
-                pos.play_unchecked(m);
-            }
-            Some(pos)
-        };
+        let replay = |from: &Chess| replay(from, moves);
         let end = replay(start)?;
         match self.options.fen {
             FenFlavour::Shredder if files_differ(start) => {
@@ -69,6 +62,102 @@ impl Run<'_> {
         let (diagnosis, line, _) = self.field_probe(start, moves)?;
         let answer = self.ask(&line).ok()?;
         right(&answer).then_some(diagnosis)
+    }
+
+    /// The cause probes of a wrong bestmove to `start` + `moves` (ending
+    /// in `end`): asked again with the outer rook of a shared wing taken
+    /// off, then (for a castle that must be played) with its rook's
+    /// attackers taken off. The cause when the engine then answers right:
+    /// the same bestmove question where the castle stays forced in the
+    /// probe; else, for an engine with perft, `go perft 1` wrong before and
+    /// right in the probe (a bestmove that is not forced says nothing).
+    fn confirm_cause(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        end: &Chess,
+        expect: Expect,
+        answer: &str,
+    ) -> Option<Diagnosis> {
+        let before = position_line(self.options.fen, start, moves);
+        // A castle played with the rook that has the right was read right.
+        let right_read = causes::castle_named(end, answer).is_some_and(|c| {
+            CastleSquares::of(c).is_some_and(|sq| end.castles().castling_rights().contains(sq.rook))
+        });
+        if !right_read
+            && let Some(probe) = causes::without_outer_rooks(start, end.turn())
+            && let Some(probe_end) = replay(&probe, moves)
+        {
+            let line = position_line(self.options.fen, &probe, moves);
+            if self.answered_right(&line, &probe_end, expect, &before, end) {
+                return Some(Diagnosis::InnerRookRightMisread);
+            }
+        }
+        if let Expect::Castle(castle) = expect
+            && causes::rook_attacked(end, castle)
+            && let Some(probe) = causes::without_rook_attackers(end, castle)
+        {
+            let line = position_line(self.options.fen, &probe, &[]);
+            if self.answered_right(&line, &probe, expect, &before, end) {
+                return Some(Diagnosis::RefusesCastleWithAttackedRook);
+            }
+        }
+        None
+    }
+
+    /// Whether the engine answers the probe `line` (reaching `probe`)
+    /// right: see [`Run::confirm_cause`].
+    fn answered_right(
+        &mut self,
+        line: &str,
+        probe: &Chess,
+        expect: Expect,
+        before: &str,
+        end: &Chess,
+    ) -> bool {
+        if let Some(expect) = expect.in_probe(probe) {
+            return self.ask(line).is_ok_and(|a| expect.met(probe, &a));
+        }
+        if !self.has_perft {
+            return false;
+        }
+        let agrees = |run: &mut Self, line: &str, pos: &Chess| match run
+            .engine(|d| d.perft(line, 1))
+        {
+            Ok(Some(divide)) => analyse(pos, &reference_divide(pos, 1), &divide) == Level::Agrees,
+            _ => false,
+        };
+        !agrees(self, before, end) && agrees(self, line, probe)
+    }
+
+    /// The diagnosis of a wrong `answer` to `start` + `moves`: a misread
+    /// castling field or another cause confirmed by a probe; else what the
+    /// answer shows by itself (no move at all, a castle into check through
+    /// the rook's square); else `fallback`.
+    pub(super) fn name_answer(
+        &mut self,
+        start: &Chess,
+        moves: &[Move],
+        end: &Chess,
+        expect: Expect,
+        answer: &str,
+        fallback: Diagnosis,
+    ) -> Diagnosis {
+        if let Some(d) = self.confirm_misread(start, moves, |a| expect.met(end, a)) {
+            return d;
+        }
+        if let Some(d) = self.confirm_cause(start, moves, end, expect, answer) {
+            return d;
+        }
+        if causes::is_null_answer(answer) && !end.legal_moves().is_empty() {
+            return Diagnosis::SeesNoLegalMove;
+        }
+        if causes::castle_named(end, answer)
+            .is_some_and(|c| causes::into_check_through_rook_square(end, c))
+        {
+            return Diagnosis::CastlesIntoCheckThroughRookSquare;
+        }
+        fallback
     }
 
     /// forced-castle and castle-notation share one query per position.
@@ -106,7 +195,6 @@ impl Run<'_> {
             let failure = |expected: String, got: String| {
                 Failure::wrong(c.label(), fen.clone(), reproduce.clone(), expected, got)
             };
-            let castled = |a: &str| a == kxr || a == standard;
             match classify(&c.position, c.castle, &answer) {
                 Answer::CastleKxR => {
                     found.pass();
@@ -148,13 +236,18 @@ impl Run<'_> {
                 }
                 Answer::OtherLegal(mv) | Answer::Illegal(mv) => {
                     let legal = is_legal(&c.position, &mv);
-                    let d = self
-                        .confirm_misread(&c.position, &[], castled)
-                        .unwrap_or(if legal {
+                    let d = self.name_answer(
+                        &c.position,
+                        &[],
+                        &c.position,
+                        Expect::Castle(c.castle),
+                        &mv,
+                        if legal {
                             Diagnosis::MissesForcedCastle
                         } else {
                             Diagnosis::IllegalMove
-                        });
+                        },
+                    );
                     let got = if legal {
                         format!("{mv} (legal, but not the castle)")
                     } else {
@@ -216,13 +309,18 @@ impl Run<'_> {
                 Ok(answer) if is_legal_any_notation(&s.end, &answer) => tally.pass(),
                 Ok(answer) => {
                     let lost = answer == kxr || answer == standard;
-                    let d = self
-                        .confirm_misread(&s.start, &s.moves, |a| is_legal_any_notation(&s.end, a))
-                        .unwrap_or(if lost {
+                    let d = self.name_answer(
+                        &s.start,
+                        &s.moves,
+                        &s.end,
+                        Expect::Legal,
+                        &answer,
+                        if lost {
                             Diagnosis::KeepsLostRights
                         } else {
                             Diagnosis::IllegalMove
-                        });
+                        },
+                    );
                     let f = if lost {
                         failure(
                             self,
@@ -270,8 +368,12 @@ impl Run<'_> {
                                     Some(Diagnosis::KeepsLostRights),
                                     format!("{kxr} listed: the lost right is still used"),
                                 ),
-                                Level::Found { diagnosis, text } => (Some(diagnosis), text),
-                                Level::Descend { text, .. } | Level::Total { text } => (None, text),
+                                Level::Found {
+                                    diagnosis, text, ..
+                                } => (Some(diagnosis), text),
+                                Level::Descend { text, .. } | Level::Total { text } => {
+                                    (Some(Diagnosis::PerftCountsInconsistent), text)
+                                }
                                 Level::Agrees => (None, String::new()),
                             };
                             let mut f = failure(
@@ -341,10 +443,15 @@ impl Run<'_> {
                         Diagnosis::MisappliesCastle,
                     )
                 } else {
-                    (
-                        format!("{answer} (not a legal move)"),
+                    let d = self.name_answer(
+                        &s.start,
+                        &s.moves,
+                        &s.end,
+                        Expect::Legal,
+                        &answer,
                         Diagnosis::IllegalMove,
-                    )
+                    );
+                    (format!("{answer} (not a legal move)"), d)
                 };
                 tally.fail_dfrc(
                     Failure::wrong(
@@ -362,4 +469,49 @@ impl Run<'_> {
         }
         self.finish(tally, started, left)
     }
+}
+
+/// What a right answer is, in a position or in a probe made from it.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Expect {
+    /// The castle, in either notation (the notation is castle-notation's
+    /// business).
+    Castle(Move),
+    /// Any legal move (a castle in either notation).
+    Legal,
+}
+
+impl Expect {
+    pub(super) fn met(self, end: &Chess, answer: &str) -> bool {
+        match self {
+            Expect::Castle(c) => {
+                let (kxr, standard) = castle_notations(c);
+                answer == kxr || answer == standard
+            }
+            Expect::Legal => is_legal_any_notation(end, answer),
+        }
+    }
+
+    /// The same expectation in a probe position, when it still holds
+    /// there: the castle still the only legal move or the only mate.
+    pub(super) fn in_probe(self, probe: &Chess) -> Option<Expect> {
+        match self {
+            Expect::Castle(c) => {
+                (castle_is_only_move(probe, c) || castle_is_only_mate(probe, c)).then_some(self)
+            }
+            Expect::Legal => (!probe.legal_moves().is_empty()).then_some(self),
+        }
+    }
+}
+
+/// `start` after `moves`, when every move is legal there.
+pub(super) fn replay(start: &Chess, moves: &[Move]) -> Option<Chess> {
+    let mut pos = start.clone();
+    for &m in moves {
+        if !pos.is_legal(m) {
+            return None;
+        }
+        pos.play_unchecked(m);
+    }
+    Some(pos)
 }

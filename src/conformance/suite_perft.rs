@@ -13,6 +13,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
 use super::answer::castle_notations;
+use super::causes;
 use super::diagnosis::{self, Diagnosis};
 use super::driver::DriverError;
 use super::perft::{Divide, compare, reference_divide};
@@ -21,11 +22,6 @@ use super::report::{CheckName, CheckReport, Failure};
 use super::suite::{Run, position_line};
 use crate::notation::fen::position_fen;
 
-/// How many failing positions of one check are drilled down (each costs
-/// up to depth - 1 more engine queries); later ones are classified from
-/// the root divide only.
-pub const DRILLED_PER_CHECK: usize = 50;
-
 /// What one level of a divide comparison says.
 #[derive(Debug, PartialEq)]
 pub(super) enum Level {
@@ -33,6 +29,10 @@ pub(super) enum Level {
     Found {
         diagnosis: Diagnosis,
         text: String,
+        /// The move, as shakmaty or the engine wrote it.
+        mv: String,
+        /// Missing from the engine's divide (else extra in it).
+        missing: bool,
     },
     /// Both list the move but count differently below it: go down.
     Descend {
@@ -59,6 +59,8 @@ pub(super) fn analyse(pos: &Chess, reference: &Divide, engine: &Divide) -> Level
         let (kxr, standard) = castle_notations(castle);
         if kxr != standard && !engine.moves.contains_key(&kxr) && listed(&standard) {
             return Level::Found {
+                mv: kxr.clone(),
+                missing: true,
                 text: format!(
                     "castle {kxr} listed as {standard}{}",
                     if engine.duplicates.contains(&standard) {
@@ -80,6 +82,8 @@ pub(super) fn analyse(pos: &Chess, reference: &Divide, engine: &Divide) -> Level
         return Level::Found {
             diagnosis: diagnosis::perft_move(pos, mv, true, &engine_moves),
             text: format!("move {mv} missing from the engine's divide"),
+            mv: mv.clone(),
+            missing: true,
         };
     }
     if let Some(mv) = engine
@@ -90,12 +94,16 @@ pub(super) fn analyse(pos: &Chess, reference: &Divide, engine: &Divide) -> Level
         return Level::Found {
             diagnosis: diagnosis::perft_move(pos, mv, false, &engine_moves),
             text: format!("move {mv} is not legal but the engine lists it"),
+            mv: mv.clone(),
+            missing: false,
         };
     }
     if let Some(mv) = engine.duplicates.first() {
         return Level::Found {
             diagnosis: Diagnosis::PerftNonCastling,
             text: format!("move {mv} listed twice"),
+            mv: mv.clone(),
+            missing: false,
         };
     }
     match compare(reference, engine) {
@@ -123,6 +131,7 @@ fn castling_bug(d: Diagnosis) -> bool {
             | Diagnosis::PerftCastlesThroughPieces
             | Diagnosis::PerftRookOnKingSquare
             | Diagnosis::PerftIllegalCastle
+            | Diagnosis::CastlesIntoCheckThroughRookSquare
     )
 }
 
@@ -147,6 +156,7 @@ impl Run<'_> {
             CheckName::PerftStart,
             CheckName::PerftMidgame,
             CheckName::PerftDfrc,
+            CheckName::CastleTraps,
             CheckName::RightsTracking,
         ]
         .into_iter()
@@ -171,7 +181,6 @@ impl Run<'_> {
         let depth = self.options.perft_depth;
         let go = format!("go perft {depth}");
         let (mut engine_secs, mut ours_secs, mut nodes) = (0.0, 0.0, 0u64);
-        let mut drilled = 0;
         let mut left = 0;
         for (i, l) in positions.iter().enumerate() {
             if self.giving_up() {
@@ -204,21 +213,7 @@ impl Run<'_> {
                             format!("{} nodes in total", reference.total),
                             String::new(),
                         );
-                        tally.fail(if drilled < DRILLED_PER_CHECK {
-                            drilled += 1;
-                            self.drill(l, level, f)
-                        } else {
-                            let f = shallow(level, f);
-                            match f.diagnosis {
-                                Some(d) if castling_bug(d) => {
-                                    match self.confirm_perft_misread(&l.position, &[]) {
-                                        Some(confirmed) => f.diagnosed(confirmed),
-                                        None => f,
-                                    }
-                                }
-                                _ => f,
-                            }
-                        });
+                        tally.fail(self.drill(l, level, f));
                     }
                 },
             }
@@ -247,10 +242,12 @@ impl Run<'_> {
                     depth -= 1;
                     let position = position_line(self.options.fen, &l.position, &path);
                     let go = format!("go perft {depth}");
-                    let answer = self.engine(|d| d.perft(&position, depth));
-                    let Ok(Some(divide)) = answer else {
-                        // The engine gave up on the deeper query: keep the level above.
-                        return failure;
+                    let divide = match self.engine(|d| d.perft(&position, depth)) {
+                        Ok(Some(divide)) => divide,
+                        // The engine gave up on the deeper query: keep the
+                        // level above, named by how the engine failed.
+                        Err(err) => return failure.diagnosed(err.diagnosis()),
+                        Ok(None) => return failure.diagnosed(Diagnosis::Unreadable),
                     };
                     let reference = reference_divide(&pos, depth);
                     failure.label = format!("{} after {}", l.label, moves_text(&path));
@@ -258,27 +255,28 @@ impl Run<'_> {
                     failure.expected = format!("{} nodes in total", reference.total);
                     level = analyse(&pos, &reference, &divide);
                 }
-                Level::Found { diagnosis, text } => {
+                Level::Found {
+                    diagnosis,
+                    text,
+                    mv,
+                    missing,
+                } => {
                     failure.got = text;
                     failure.expected = format!(
                         "the legal moves of {}",
                         position_fen(&pos, self.options.fen)
                     );
-                    let confirmed = if castling_bug(diagnosis) {
-                        self.confirm_perft_misread(&l.position, &path)
-                    } else {
-                        None
-                    };
-                    return failure.diagnosed(confirmed.unwrap_or(diagnosis));
+                    let named = self.perft_cause(&l.position, &path, &pos, diagnosis, &mv, missing);
+                    return failure.diagnosed(named);
                 }
                 Level::Descend { text, .. } | Level::Total { text } => {
                     failure.got = text;
-                    return failure;
+                    return failure.diagnosed(Diagnosis::PerftCountsInconsistent);
                 }
                 Level::Agrees => {
                     failure.got =
                         "the deeper query agrees: the engine's counts are not repeatable".into();
-                    return failure;
+                    return failure.diagnosed(Diagnosis::PerftCountsInconsistent);
                 }
             }
         }
@@ -292,20 +290,60 @@ impl Run<'_> {
         (analyse(&probe, &reference_divide(&probe, 1), &answer) == Level::Agrees)
             .then_some(diagnosis)
     }
-}
 
-/// A failure beyond the drill-down budget: classified at the root only.
-fn shallow(level: Level, mut failure: Failure) -> Failure {
-    match level {
-        Level::Found { diagnosis, text } => {
-            failure.got = text;
-            failure.diagnosed(diagnosis)
+    /// What a castle found missing or extra in `pos` (reached from `root`
+    /// by `path`) says, cause tests first: a misread castling field, then a
+    /// right read against the wrong one of two rooks on a wing (`go perft
+    /// 1` again with the outer rook taken off), then a castle refused for
+    /// its attacked rook (again with the rook's attackers taken off); the
+    /// layout category of the move only when no cause test fits.
+    pub(super) fn perft_cause(
+        &mut self,
+        root: &Chess,
+        path: &[Move],
+        pos: &Chess,
+        found: Diagnosis,
+        mv: &str,
+        missing: bool,
+    ) -> Diagnosis {
+        if !castling_bug(found) {
+            return found;
         }
-        Level::Descend { text, .. } | Level::Total { text } => {
-            failure.got = text;
-            failure
+        if let Some(d) = self.confirm_perft_misread(root, path) {
+            return d;
         }
-        Level::Agrees => failure,
+        if causes::castle_named(pos, mv)
+            .is_some_and(|c| causes::wrong_rook_pattern(pos, c, missing))
+            && let Some(probe) = causes::without_outer_rooks(pos, pos.turn())
+            && self.perft_agrees(&probe)
+        {
+            return Diagnosis::InnerRookRightMisread;
+        }
+        if missing
+            && let Some(castle) = pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.is_castle() && super::suite::uci(*m) == mv)
+            && causes::rook_attacked(pos, castle)
+            && let Some(probe) = causes::without_rook_attackers(pos, castle)
+        {
+            let line = position_line(self.options.fen, &probe, &[]);
+            if let Ok(Some(divide)) = self.engine(|d| d.perft(&line, 1))
+                && divide.moves.contains_key(mv)
+            {
+                return Diagnosis::RefusesCastleWithAttackedRook;
+            }
+        }
+        found
+    }
+
+    /// `go perft 1` on `pos` (given as a FEN) agrees with shakmaty.
+    pub(super) fn perft_agrees(&mut self, pos: &Chess) -> bool {
+        let line = position_line(self.options.fen, pos, &[]);
+        match self.engine(|d| d.perft(&line, 1)) {
+            Ok(Some(divide)) => analyse(pos, &reference_divide(pos, 1), &divide) == Level::Agrees,
+            _ => false,
+        }
     }
 }
 

@@ -8,7 +8,6 @@ use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position};
 use super::answer::castle_notations;
 use super::driver::{Driver, DriverError};
 use super::perft::Divide;
-use super::sketch::mating_moves;
 use crate::notation::fen::parse_position;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,6 +28,15 @@ pub enum Bug {
     /// Castling rights lost in one `position` line stay lost until
     /// `ucinewgame`.
     LeaksState,
+    /// Tests the king's squares with the castling rook still on its
+    /// square (Stockfish #3605's position).
+    ThroughRookSquare,
+    /// Does not castle while the castling rook stands attacked.
+    RefusesAttackedRook,
+    /// Reads a right on one of two rooks of a wing as the other's.
+    InnerRookMisread,
+    /// Answers `0000` whenever it could castle.
+    NullAtCastles,
 }
 
 pub struct TestEngine {
@@ -87,6 +95,9 @@ impl TestEngine {
         if self.bug == Bug::ShredderMisread && crate::conformance::diagnosis::files_differ(&start) {
             let ours = shakmaty::Bitboard::from(start.turn().backrank());
             start = Self::without(start, ours);
+        }
+        if self.bug == Bug::InnerRookMisread {
+            start = swap_shared_rights(&start);
         }
         let mut pos = start.clone();
         for m in moves {
@@ -157,14 +168,20 @@ impl TestEngine {
     }
 
     fn moves(&self, pos: &Chess) -> Vec<Move> {
-        pos.legal_moves()
+        let mut moves: Vec<Move> = pos
+            .legal_moves()
             .into_iter()
             .filter(|m| {
                 !(self.bug == Bug::PerftMissesBFileCastles
                     && m.is_castle()
                     && m.from().is_some_and(|sq| sq.file() == shakmaty::File::B))
             })
-            .collect()
+            .filter(|m| !(self.bug == Bug::RefusesAttackedRook && rook_attacked(pos, *m)))
+            .collect();
+        if self.bug == Bug::ThroughRookSquare {
+            moves.extend(castles_with_rook_in_place(pos));
+        }
+        moves
     }
 }
 
@@ -195,10 +212,21 @@ impl Driver for TestEngine {
             return Err(DriverError::Exited("signal 11".into()));
         }
         let pos = self.setup_position(position)?;
-        let chosen = mating_moves(&pos)
-            .first()
-            .copied()
-            .or_else(|| pos.legal_moves().first().copied());
+        if self.bug == Bug::NullAtCastles && pos.legal_moves().iter().any(|m| m.is_castle()) {
+            return Ok("0000".into());
+        }
+        // The b-file bug is a perft bug only.
+        let moves: Vec<Move> = if self.bug == Bug::PerftMissesBFileCastles {
+            pos.legal_moves().into_iter().collect()
+        } else {
+            self.moves(&pos)
+        };
+        let mate = moves.iter().copied().find(|&m| {
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            after.is_checkmate()
+        });
+        let chosen = mate.or_else(|| moves.first().copied());
         Ok(match chosen {
             None => "(none)".into(),
             Some(m) if m.is_castle() && self.bug == Bug::KingSquares => castle_notations(m).1,
@@ -219,4 +247,81 @@ impl Driver for TestEngine {
         self.lost = shakmaty::Bitboard::EMPTY;
         Ok(())
     }
+}
+
+/// The castling rook stands attacked (`RefusesAttackedRook`).
+fn rook_attacked(pos: &Chess, m: Move) -> bool {
+    match m {
+        Move::Castle { rook, .. } => pos
+            .board()
+            .attacks_to(rook, !pos.turn(), pos.board().occupied())
+            .any(),
+        _ => false,
+    }
+}
+
+/// The illegal castles that look legal when the king's squares are tested
+/// with the castling rook still in place (`ThroughRookSquare`).
+fn castles_with_rook_in_place(pos: &Chess) -> Vec<Move> {
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(us) else {
+        return Vec::new();
+    };
+    if pos.is_check() {
+        return Vec::new();
+    }
+    let legal = pos.legal_moves();
+    (pos.castles().castling_rights() & us.backrank())
+        .into_iter()
+        .filter_map(|rook| {
+            let side = shakmaty::CastlingSide::from_king_side(king < rook);
+            let king_to = shakmaty::Square::from_coords(side.king_to_file(), king.rank());
+            let rook_to = shakmaty::Square::from_coords(side.rook_to_file(), king.rank());
+            let m = Move::Castle { king, rook };
+            let others = board.occupied()
+                & !shakmaty::Bitboard::from(king)
+                & !shakmaty::Bitboard::from(rook);
+            let path = shakmaty::attacks::between(king, king_to).with(king_to)
+                | shakmaty::attacks::between(rook, rook_to).with(rook_to);
+            let king_path = shakmaty::attacks::between(king, king_to).with(king_to);
+            let safe = king_path.into_iter().all(|sq| {
+                board
+                    .attacks_to(sq, !us, board.occupied() ^ king)
+                    .is_empty()
+            });
+            (!legal.contains(&m) && (path & others).is_empty() && safe).then_some(m)
+        })
+        .collect()
+}
+
+/// Each right on one of two rooks of a wing moved to the other
+/// (innermost and outermost swap: `InnerRookMisread`).
+fn swap_shared_rights(pos: &Chess) -> Chess {
+    let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+    let board = pos.board();
+    for color in shakmaty::Color::ALL {
+        let Some(king) = board.king_of(color) else {
+            continue;
+        };
+        for east in [false, true] {
+            let mut wing: Vec<shakmaty::Square> =
+                (board.rooks() & board.by_color(color) & color.backrank())
+                    .into_iter()
+                    .filter(|r| (r.file() > king.file()) == east)
+                    .collect();
+            wing.sort_by_key(|r| r.file().distance(king.file()));
+            if let (Some(&inner), Some(&outer)) = (wing.first(), wing.last())
+                && inner != outer
+            {
+                let (i, o) = (
+                    setup.castling_rights.contains(inner),
+                    setup.castling_rights.contains(outer),
+                );
+                setup.castling_rights.set(inner, o);
+                setup.castling_rights.set(outer, i);
+            }
+        }
+    }
+    Chess::from_setup(setup, CastlingMode::Chess960).unwrap_or_else(|_| pos.clone())
 }

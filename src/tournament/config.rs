@@ -62,6 +62,10 @@ pub struct TournamentConfig {
     pub recover: Option<bool>,
     pub margin: Option<u64>,
     pub timeout: Option<f64>,
+    /// `i/n`, `auto` or `auto/N` ([`crate::shard::ShardChoice`]).
+    pub shard: Option<String>,
+    /// Run directory: the shard's PGN and state file go there.
+    pub dir: Option<PathBuf>,
 }
 
 /// A setting that cannot be used (usage error, exit 2).
@@ -118,6 +122,16 @@ pub enum TournamentConfigError {
     SprtUndefined(usize),
     #[error("--openings and --start both say where games start; give one")]
     StartAndOpenings,
+    #[error(transparent)]
+    Shard(#[from] crate::shard::ShardError),
+    #[error(
+        "--shard {0} needs --seed: every shard must play the same tournament (the same seed gives the same openings)"
+    )]
+    ShardWithoutSeed(crate::shard::Shard),
+    #[error(
+        "--dir names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop --pgn and --state"
+    )]
+    DirWithFiles,
 }
 
 fn bad(
@@ -350,6 +364,10 @@ pub struct TournamentSettings {
     pub sprt: Option<Sprt>,
     pub margin: Duration,
     pub timeout: Duration,
+    /// The part of the schedule played here (`--shard`; the whole by default).
+    pub shard: crate::shard::Shard,
+    /// The run directory (`--dir`); `pgn` and `state` then point into it.
+    pub run_dir: Option<PathBuf>,
 }
 
 impl TournamentConfig {
@@ -399,7 +417,9 @@ impl TournamentConfig {
             restart,
             recover,
             margin,
-            timeout
+            timeout,
+            shard,
+            dir
         )
     }
 
@@ -464,15 +484,37 @@ impl TournamentConfig {
             Some(t) => crate::seconds::config_key("timeout", t)?,
             None => Duration::from_secs(30),
         };
+        // `auto` reads the scheduler's variables (Slurm, Kubernetes).
+        let shard = match &self.shard {
+            Some(text) => text
+                .parse::<crate::shard::ShardChoice>()?
+                .resolve(|k| std::env::var(k).ok())?,
+            None => crate::shard::Shard::WHOLE,
+        };
+        if shard != crate::shard::Shard::WHOLE && self.seed.is_none() {
+            return Err(TournamentConfigError::ShardWithoutSeed(shard));
+        }
+        let (pgn, state) = match &self.dir {
+            Some(_) if self.pgn.is_some() || self.state.is_some() => {
+                return Err(TournamentConfigError::DirWithFiles);
+            }
+            Some(dir) => (
+                Some(super::rundir::pgn_path(dir, shard)),
+                Some(super::rundir::state_path(dir, shard)),
+            ),
+            None => (self.pgn, self.state),
+        };
         Ok(TournamentSettings {
             engines,
             schedule,
             concurrency,
             openings,
             seed: self.seed,
-            pgn: self.pgn,
+            pgn,
             json: self.json,
-            state: self.state,
+            state,
+            shard,
+            run_dir: self.dir,
             rules: Rules {
                 draw: self.draw,
                 resign: self.resign,

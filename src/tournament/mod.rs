@@ -17,8 +17,11 @@
 //! ```
 
 pub mod config;
+pub mod merge;
 pub mod openings;
 pub mod output;
+pub mod partition;
+pub mod rundir;
 pub mod runner;
 pub mod schedule;
 pub mod session;

@@ -42,6 +42,7 @@ use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, Outcome, Termination};
 use crate::notation::fen::position_fen;
+use crate::shard::Shard;
 use crate::uci::{GoParams, PositionCommand};
 use crate::uci_client::{EngineError, UciEngine};
 
@@ -122,6 +123,8 @@ struct FeedState {
     current: Option<Arc<Opening>>,
     /// Pairings whose SPRT decided: their remaining games are skipped.
     closed: Vec<bool>,
+    /// The part of the schedule this process plays (`--shard`).
+    shard: Shard,
 }
 
 impl Feed {
@@ -136,8 +139,19 @@ impl Feed {
                 drawn: 0,
                 current: None,
                 closed: vec![false; pairings],
+                shard: Shard::WHOLE,
             }),
         }
+    }
+
+    /// Plays only the games of `shard` (see [`super::partition`]); the
+    /// openings of the others are still drawn, so every game has the
+    /// opening it has in the whole tournament.
+    pub fn with_shard(self, shard: Shard) -> Feed {
+        if let Ok(mut f) = self.inner.lock() {
+            f.shard = shard;
+        }
+        self
     }
 
     /// The next game to play and its opening.
@@ -155,7 +169,10 @@ impl Feed {
                 f.current = Some(Arc::new(o));
                 f.drawn += 1;
             }
-            if f.done.contains(&number) || f.closed[slot.pairing] {
+            if f.done.contains(&number)
+                || f.closed[slot.pairing]
+                || !super::partition::owns(f.shard, &slot)
+            {
                 continue;
             }
             return f.current.clone().map(|o| (slot, o));

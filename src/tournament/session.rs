@@ -19,11 +19,13 @@ use std::sync::atomic::AtomicBool;
 use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, PgnWriter, Progress, write_json};
+use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
 use super::schedule::Schedule;
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
+use crate::shard::Shard;
 
 /// Why a tournament could not run (or stopped).
 #[derive(Debug, thiserror::Error)]
@@ -104,7 +106,8 @@ pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentEr
         s.schedule.clone(),
         BTreeSet::new(),
         opening_source(s, seed)?,
-    );
+    )
+    .with_shard(s.shard);
     let mut out = DryRun {
         games: 0,
         pairings: s.schedule.pairings().to_vec(),
@@ -134,14 +137,18 @@ pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentEr
 /// What must match for `--resume`.
 fn identity(s: &TournamentSettings, names: &[String], seed: u64) -> serde_json::Value {
     let sch: &Schedule = &s.schedule;
-    serde_json::json!({
+    let mut id = serde_json::json!({
         "engines": names,
         "tournament": sch.kind(),
         "games": sch.games(),
         "rounds": sch.rounds(),
         "openings": s.openings.describe(),
         "seed": seed,
-    })
+    });
+    if s.run_dir.is_some() || s.shard != Shard::WHOLE {
+        super::rundir::add_shard_identity(&mut id, s, s.shard);
+    }
+    id
 }
 
 fn differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> {
@@ -157,21 +164,6 @@ fn differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> 
             )
         })
         .collect()
-}
-
-fn summary_of(schedule: &Schedule, r: &GameRecord) -> GameSummary {
-    let slot = schedule.slot(r.number);
-    GameSummary {
-        number: r.number,
-        pair: slot.pair,
-        pairing: slot.pairing,
-        white: slot.white,
-        black: slot.black,
-        first_white: slot.first_white,
-        result: r.result,
-        termination: r.termination,
-        notation_errors: r.notation_errors,
-    }
 }
 
 /// Cuts the PGN back to what the state file recorded.
@@ -260,8 +252,19 @@ pub fn run(
     signal: Arc<AtomicBool>,
     log: &dyn Fn(String),
 ) -> Result<Report, TournamentError> {
+    if let Some(dir) = &s.run_dir {
+        std::fs::create_dir_all(dir).map_err(|source| OutputError::Open {
+            what: "run directory",
+            path: dir.clone(),
+            source,
+        })?;
+    }
     let state_file = state_path(&s);
-    let previous = match (&state_file, opts.resume) {
+    // A run directory resumes by itself: a shard requeued by its scheduler
+    // runs the same command again.
+    let resume =
+        opts.resume || (s.run_dir.is_some() && state_file.as_deref().is_some_and(|p| p.exists()));
+    let previous = match (&state_file, resume) {
         (Some(path), true) => match State::load(path)? {
             Some(st) => Some(st),
             None => {
@@ -306,6 +309,8 @@ pub fn run(
     let id = identity(&s, &names, seed);
 
     let mut standings = Standings::new(&names, s.schedule.pairings(), s.sprt);
+    // The games this process plays: the shard's part of the schedule.
+    let own_games = super::partition::games_of(s.shard, &s.schedule);
     let mut done = BTreeSet::new();
     let mut st = match previous {
         Some(prev) => {
@@ -321,7 +326,7 @@ pub fn run(
             }
             for r in &prev.games {
                 if r.number >= 1 && r.number <= s.schedule.games() && done.insert(r.number) {
-                    standings.record(&summary_of(&s.schedule, r));
+                    standings.record(&GameSummary::of(&s.schedule, r));
                 }
             }
             if let Some(pgn) = &s.pgn {
@@ -330,7 +335,7 @@ pub fn run(
             log(format!(
                 "resuming: {} of {} games already played",
                 done.len(),
-                s.schedule.games()
+                own_games
             ));
             prev
         }
@@ -342,7 +347,7 @@ pub fn run(
         None => None,
     };
     if let Some(w) = &pgn {
-        if !opts.resume && !w.is_empty() {
+        if !resume && !w.is_empty() {
             log(format!(
                 "appending to {} (use --resume to continue a tournament in it)",
                 s.pgn
@@ -351,7 +356,7 @@ pub fn run(
                     .unwrap_or_default()
             ));
         }
-        if !opts.resume {
+        if !resume {
             st.pgn_bytes = w.len();
         }
     }
@@ -381,17 +386,35 @@ pub fn run(
             ("Seed".into(), seed.to_string()),
         ],
     };
-    let remaining = s.schedule.games() - done.len() as u64;
+    let remaining = own_games.saturating_sub(done.len() as u64);
     let workers = (s.concurrency as u64).min(remaining.max(1)) as usize;
-    let feed = Feed::new(s.schedule.clone(), done.clone(), opening_source(&s, seed)?);
+    let feed =
+        Feed::new(s.schedule.clone(), done.clone(), opening_source(&s, seed)?).with_shard(s.shard);
+    // The shared SPRT: shards in one run directory decide on all their
+    // games together (rundir.rs).
+    let mut siblings = match (&s.run_dir, s.sprt, st.identity.get("settings")) {
+        (Some(dir), Some(_), Some(hash)) if s.shard.of > 1 => Some(Siblings::new(
+            dir,
+            s.shard,
+            hash.as_str().unwrap_or_default().to_string(),
+        )),
+        _ => None,
+    };
+    let mut sprt_stopped = false;
+    if let Some(sib) = siblings.as_mut() {
+        let all = combined(&names, &s, &st.games, &sib.refresh(log));
+        if close_decided(&all, &feed) {
+            log("the SPRT over all shards has already decided: no games to play".into());
+            sprt_stopped = true;
+        }
+    }
     let progress = Progress::new(
         opts.progress,
-        s.schedule.games(),
+        own_games,
         done.len() as u64,
         standings.score_line(),
     );
     let stop = StopSignal::new(signal);
-    let mut sprt_stopped = false;
     let json_doc = |standings: &Standings, interrupted: bool| {
         let mut json = standings.to_json();
         json["interrupted"] = serde_json::json!(interrupted);
@@ -409,7 +432,7 @@ pub fn run(
             termination: g.outcome.termination,
             notation_errors: g.notation_errors,
         };
-        standings.record(&summary_of(&s.schedule, &record));
+        standings.record(&GameSummary::of(&s.schedule, &record));
         st.games.push(record);
         if let Some(path) = &state_file {
             st.save(path)?;
@@ -418,12 +441,14 @@ pub fn run(
             write_json(path, &json_doc(&standings, false))?;
         }
         progress.game_done(standings.score_line());
-        for (pairing, verdict) in standings.sprt_verdicts() {
-            if verdict != super::stats::SprtVerdict::Continue {
-                feed.close_pairing(pairing);
+        let decided = match siblings.as_mut() {
+            Some(sib) if sib.due() => {
+                close_decided(&combined(&names, &s, &st.games, &sib.refresh(log)), &feed)
             }
-        }
-        if standings.sprt_done() {
+            Some(_) => false,
+            None => close_decided(&standings, &feed),
+        };
+        if decided {
             sprt_stopped = true;
             return Ok(Flow::Finish);
         }
@@ -439,10 +464,33 @@ pub fn run(
         standings,
         ended,
         seed,
-        sprt_stopped: sprt_stopped && standings_incomplete(&s.schedule, &st),
+        sprt_stopped: sprt_stopped && (st.games.len() as u64) < own_games,
     })
 }
 
-fn standings_incomplete(schedule: &Schedule, st: &State) -> bool {
-    (st.games.len() as u64) < schedule.games()
+/// Closes the pairings whose SPRT decided; whether every SPRT has.
+fn close_decided(standings: &Standings, feed: &Feed) -> bool {
+    for (pairing, verdict) in standings.sprt_verdicts() {
+        if verdict != super::stats::SprtVerdict::Continue {
+            feed.close_pairing(pairing);
+        }
+    }
+    standings.sprt_done()
+}
+
+/// The standings of this shard's games and its siblings' together.
+fn combined(
+    names: &[String],
+    s: &TournamentSettings,
+    own: &[GameRecord],
+    siblings: &[GameRecord],
+) -> Standings {
+    let mut all = Standings::new(names, s.schedule.pairings(), s.sprt);
+    let mut seen = BTreeSet::new();
+    for r in own.iter().chain(siblings) {
+        if seen.insert(r.number) {
+            all.record(&GameSummary::of(&s.schedule, r));
+        }
+    }
+    all
 }

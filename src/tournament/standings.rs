@@ -35,6 +35,24 @@ pub struct GameSummary {
     pub notation_errors: [u32; 2],
 }
 
+impl GameSummary {
+    /// A recorded game (state file) placed in its schedule.
+    pub fn of(schedule: &super::schedule::Schedule, r: &super::state::GameRecord) -> GameSummary {
+        let slot = schedule.slot(r.number);
+        GameSummary {
+            number: r.number,
+            pair: slot.pair,
+            pairing: slot.pairing,
+            white: slot.white,
+            black: slot.black,
+            first_white: slot.first_white,
+            result: r.result,
+            termination: r.termination,
+            notation_errors: r.notation_errors,
+        }
+    }
+}
+
 /// One engine's line.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct EngineTally {

@@ -107,6 +107,8 @@ pub struct SearchResult {
     pub seldepth: Option<u32>,
     pub nodes: Option<u64>,
     pub pv: Vec<String>,
+    /// `wdl W D L` (per mille, side to move), when the engine shows it.
+    pub wdl: Option<(u32, u32, u32)>,
     /// Number of `info` lines seen.
     pub info_lines: usize,
     /// From writing `go` to reading `bestmove` (monotonic clock).
@@ -231,6 +233,7 @@ impl SearchCollector {
             late.depth = late.depth.or(info.depth);
             late.seldepth = late.seldepth.or(info.seldepth);
             late.nodes = late.nodes.or(info.nodes);
+            late.wdl = late.wdl.or(info.wdl);
             if late.pv.is_empty() {
                 late.pv = info.pv;
             }
@@ -266,6 +269,9 @@ fn apply_info(r: &mut SearchResult, info: Info) {
     }
     if info.nodes.is_some() {
         r.nodes = info.nodes;
+    }
+    if info.wdl.is_some() {
+        r.wdl = info.wdl;
     }
     if !info.pv.is_empty() {
         r.pv = info.pv;

@@ -163,7 +163,7 @@ fn all_is_the_960_each_once_with_shredder_castling() {
 
 #[test]
 fn dfrc_all_is_every_pair_once() {
-    let text = book(&["--start", "dfrc-all", "--castling", "xfen"]);
+    let text = book(&["--start", "dfrc-all", "--fen", "xfen"]);
     let mut pairs = HashSet::new();
     let mut count = 0;
     for line in text.lines() {
@@ -361,7 +361,7 @@ for line in sys.stdin.read().splitlines():
     let mut seen = Vec::new();
     for flavour in ["shredder", "xfen"] {
         let mut a = args.to_vec();
-        a.extend_from_slice(&["--castling", flavour]);
+        a.extend_from_slice(&["--fen", flavour]);
         let text = book(&a);
         seen.push(run_python(&python, epd_script, &text));
     }
@@ -542,6 +542,22 @@ fn bad_flags_are_usage_errors_and_a_short_supply_is_said() {
             "--eval-window",
         ),
         (vec!["--count", "5", "--shard", "5/4"], "--shard"),
+        (
+            vec!["--count", "5", "--draw-window", "0.6..0.4"],
+            "--draw-window",
+        ),
+        (
+            vec!["--count", "5", "--win-window", "40..60"],
+            "--win-window",
+        ),
+        (
+            vec!["--count", "5", "--package", "fishtest", "x_FRC"],
+            "--output DIR",
+        ),
+        (
+            vec!["--count", "5", "--package", "nope", "x_FRC", "-o", "/tmp"],
+            "fishtest or openbench",
+        ),
         (vec!["--start", "bogus", "--count", "5"], "unknown method"),
         (vec!["--plies", "2"], "--count"),
         (

@@ -11,7 +11,11 @@ mod analysis;
 #[cfg(target_os = "linux")]
 mod book;
 #[cfg(target_os = "linux")]
+mod book_frameworks;
+#[cfg(target_os = "linux")]
 mod castling_test;
+#[cfg(target_os = "linux")]
+mod distributed;
 #[cfg(target_os = "linux")]
 mod engine_client;
 #[cfg(target_os = "linux")]

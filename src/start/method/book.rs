@@ -14,6 +14,7 @@ use shakmaty::Chess;
 
 use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, FileLine};
 use crate::game::pgn::GameFault;
+use crate::notation::epd::{EpdFault, EpdLine};
 use crate::notation::fen::{FenFault, FenFlavour, parse_position, position_fen};
 
 use super::pgn_book;
@@ -62,6 +63,14 @@ pub enum EpdBookError {
         /// The line's FEN part, shortened for the message.
         token: String,
         fault: FenFault,
+    },
+    #[error("{}:{line}: '{token}': {fault}", path.display())]
+    BadOps {
+        path: PathBuf,
+        line: usize,
+        /// The line, shortened for the message.
+        token: String,
+        fault: Box<EpdFault>,
     },
     #[error(
         "{}:{line}: the line is {length} bytes long, more than the {BOOK_LINE_LIMIT} bytes a book line may hold (it starts '{start}')", path.display()
@@ -152,7 +161,12 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
         if content.is_empty() {
             continue;
         }
-        let fen = fen_part(content);
+        let fen = fen_part(content).map_err(|fault| EpdBookError::BadOps {
+            path: path.to_path_buf(),
+            line,
+            token: files::excerpt(content, 100),
+            fault: Box::new(fault),
+        })?;
         let position = parse_position(&fen).map_err(|e| EpdBookError::BadLine {
             path: path.to_path_buf(),
             line,
@@ -171,30 +185,63 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
     Ok(entries)
 }
 
-/// The FEN part of a line: four EPD fields, plus the two move counters when
-/// they follow; EPD operations (`;D1 20`, `id "x";`) are dropped.
-fn fen_part(line: &str) -> String {
-    let before_ops = line.split(';').next().unwrap_or(line);
-    let fields: Vec<&str> = before_ops.split_whitespace().collect();
-    let counters =
-        fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
-    let take = if counters { 6 } else { fields.len().min(4) };
-    fields[..take].join(" ")
+/// The FEN of a line: its four EPD fields with the move counters of its
+/// FEN fields or its `hmvc`/`fmvn` operations ([`EpdLine`]); the other
+/// operations (`;D1 20`, `id "x";`, `ce 12;`) are not part of it. A line of
+/// fewer than four fields goes to the FEN reader as it is, which names
+/// what is missing.
+fn fen_part(line: &str) -> Result<String, EpdFault> {
+    match EpdLine::parse(line) {
+        Ok(epd) => Ok(epd.fen()),
+        Err(EpdFault::FewFields(_)) => Ok(line.to_string()),
+        Err(fault) => Err(fault),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
 
     #[test]
-    fn epd_operations_are_dropped() {
+    fn epd_operations_are_dropped_and_counters_kept() {
         assert_eq!(
-            fen_part("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21"),
+            fen_part("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21")
+                .unwrap(),
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
         );
         assert_eq!(
-            fen_part("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"x\";"),
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+            fen_part("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"x\";").unwrap(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert_eq!(
+            fen_part("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - hmvc 4; fmvn 9; ce 3;")
+                .unwrap(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 4 9"
+        );
+    }
+
+    #[test]
+    fn every_line_form_the_frameworks_ship_reads_with_its_counters() {
+        // CRLF, X-FEN and Shredder-FEN in one file, 4 and 6 fields, opcodes.
+        let text = "1rbbnnkr/p1pp1ppp/8/1p2p3/1P2q3/5N2/P1PP1PPP/QRBB1NKR w KQkq - 0 4\r\n\
+                    bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\r\n\
+                    bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf -\r\n\
+                    rqkrnbbn/p1pppppp/1p6/8/8/2P1P3/PP1P1PPP/RQNBNKBR b KQkq - hmvc 0; fmvn 2;\r\n";
+        let entries = read(text.as_bytes(), Path::new("mixed.epd")).unwrap();
+        let counters: Vec<(u32, u32)> = entries
+            .iter()
+            .map(|e| (e.position.halfmoves(), e.position.fullmoves().get()))
+            .collect();
+        assert_eq!(counters, [(0, 4), (0, 1), (0, 1), (0, 2)]);
+        let bad = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 fmvn 2;\n";
+        let err = read(bad.as_bytes(), Path::new("bad.epd"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("bad.epd:1: 'bbqnnrkr"), "{err}");
+        assert!(
+            err.contains("full-move number 1 disagrees with its fmvn 2"),
+            "{err}"
         );
     }
 }

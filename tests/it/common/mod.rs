@@ -185,3 +185,17 @@ pub fn run_python(python: &std::path::Path, script: &str, input: &str) -> std::p
         .expect("write to python");
     child.wait_with_output().expect("python output")
 }
+
+/// Runs a python script (`python -c SCRIPT ARGS…`), its stdin empty.
+pub fn run_python_args(
+    python: &std::path::Path,
+    script: &str,
+    args: &[&str],
+) -> std::process::Output {
+    Command::new(python)
+        .args(["-c", script])
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run python")
+}
