@@ -12,8 +12,8 @@
 #    (what uci960 uses for an engine without WDL);
 #  - engine-seconds per kept position (the engines' CPU over the kept
 #    lines) and uci960's share of the CPU, from the book's own report;
-#  - the baseline in the same run: `--draw-window 0.48..0.52` on the same
-#    starts must keep exactly the lines counted here (checked).
+#  - the check in the same run: `--draw-window 0.48..0.52 --count K` on
+#    the same starts must keep exactly the K lines counted here.
 #
 # Usage: scripts/bench-book-wdl.sh [N] [DEPTH]   (CONCURRENCY=2 by default)
 # UCI960_BIN=path runs that binary instead of building the release one.
@@ -92,9 +92,14 @@ print(f"kept by Stockfish 17.1's model of ce: {kept_model} of {total} = {100 * k
 if kept:
     print(f"engine-seconds per kept position: {engines / len(kept):.2f} s "
           f"(per evaluated start {engines / total:.3f} s)")
-code, cpu2, wall2, report2 = run(common + ["--draw-window", "0.48..0.52"], os.path.join(out, "kept.epd"))
-again = open(os.path.join(out, "kept.epd")).read().splitlines()
-assert again == kept, (len(again), len(kept))
-print(f"--draw-window 0.48..0.52 on the same starts keeps the same {len(again)} lines "
-      f"(exit {code}: {'the supply ran out before --count, as expected' if code == 1 else 'ok'}); {wall2:.1f} s wall")
+# --count K (the lines counted above): the run ends at the K-th kept line
+# instead of cycling through the starts again.
+if kept:
+    args = ["book", "--start", f"book:{starts}", "--count", str(len(kept)), "--engine", f"cmd={sf}",
+            "--depth", depth, "--concurrency", conc, "--draw-window", "0.48..0.52"]
+    code, cpu2, wall2, report2 = run(args, os.path.join(out, "kept.epd"))
+    again = open(os.path.join(out, "kept.epd")).read().splitlines()
+    assert code == 0 and again == kept, (code, len(again), len(kept), report2)
+    print(f"--draw-window 0.48..0.52 --count {len(kept)} on the same starts keeps the same lines; "
+          f"{wall2:.1f} s wall")
 PY

@@ -74,7 +74,7 @@ for i in range(1, 5):
         text = re.sub(r'\[Round "\d+"\]', f'[Round "{g}"]', first, count=1)
         parts.append(text)
         length += len(text.encode())
-        recs.append({"number": g, "result": "draw", "termination": "threefold",
+        recs.append({"number": g, "result": "Draw", "termination": "threefold",
                      "notation_errors": [0, 0]})
     st["games"], st["pgn_bytes"] = recs, length
     total_bytes += length

@@ -5,15 +5,16 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     // A GUI that starts `uci960` with no arguments gets the proxy its
     // config file describes; on a terminal the usage is printed as ever.
     if std::env::args_os().len() == 1 && !std::io::stdin().is_terminal() {
         return uci960::cli::proxy::zero_argument_start();
     }
-    let cli = uci960::cli::Cli::parse();
+    let cli = match uci960::cli::parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     match uci960::cli::run(cli) {
         Ok(code) => code,
         Err(err) => uci960::cli::exit::report(&err),

@@ -53,6 +53,22 @@ impl UtcTime {
         format!("{:04}.{:02}.{:02}", self.year, self.month, self.day)
     }
 
+    /// `YYYY-MM-DDThh:mm:ss.zzz UTC`: cutechess-cli's `GameStartTime` /
+    /// `GameEndTime` form (Qt's `yyyy-MM-ddThh:mm:ss.zzz t`, the zone
+    /// always UTC here).
+    pub fn pgn_timestamp(&self) -> String {
+        format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03} UTC",
+            self.year,
+            self.month,
+            self.day,
+            self.hour,
+            self.minute,
+            self.second,
+            self.micros / 1000
+        )
+    }
+
     /// `YYYY-MM-DDThh:mm:ss.ffffffZ` (RFC 3339).
     pub fn rfc3339_micros(&self) -> String {
         format!(
@@ -60,6 +76,12 @@ impl UtcTime {
             self.year, self.month, self.day, self.hour, self.minute, self.second, self.micros
         )
     }
+}
+
+/// `hh:mm:ss` of whole seconds, cutechess-cli's `GameDuration` (hours past
+/// 99 keep all their digits).
+pub fn pgn_duration(secs: u64) -> String {
+    format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
 /// Days since 1970-01-01 to a proleptic Gregorian `(year, month, day)`.
@@ -79,6 +101,16 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn cutechess_timestamps() {
+        // 2000-02-29 12:34:56.789012 UTC
+        let t = UtcTime::from(UNIX_EPOCH + Duration::from_micros(951_827_696_789_012));
+        assert_eq!(t.pgn_timestamp(), "2000-02-29T12:34:56.789 UTC");
+        assert_eq!(pgn_duration(0), "00:00:00");
+        assert_eq!(pgn_duration(3_725), "01:02:05");
+        assert_eq!(pgn_duration(360_000), "100:00:00");
+    }
 
     #[test]
     fn known_dates() {

@@ -24,7 +24,7 @@ use super::generate::BookLine;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 
 /// The `[Variant]` of a book game: the name cutechess-cli reads.
-pub const VARIANT: &str = "fischerandom";
+pub const VARIANT: &str = crate::game::pgn::PgnVariant::Fischerandom.tag();
 
 /// Appends the PGN game of `line` (rank `rank`, ending with a blank line).
 pub fn push_pgn(out: &mut String, rank: u64, line: &BookLine) {

@@ -28,7 +28,8 @@ pub struct MatchArgs {
     /// none at all plays the built-in engine against itself.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub engine: Vec<String>,
-    /// How engines are paired [default: round-robin].
+    /// How engines are paired: round-robin, gauntlet (the first engine
+    /// against each other one), knockout (a seeded bracket) [default: round-robin].
     #[arg(long, value_enum)]
     pub tournament: Option<TournamentKind>,
     /// Games of each pairing per round, rounded up to even (each opening
@@ -116,6 +117,17 @@ pub struct MatchArgs {
     /// has no clock, before the game is lost as stalled [default: 30].
     #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub timeout: Option<std::time::Duration>,
+    /// The PGN `[Variant]` name: fischerandom (cutechess-cli reads only
+    /// this one) or chess960 [default: fischerandom].
+    #[arg(long, value_name = "NAME", value_parser = ["fischerandom", "chess960"])]
+    pub pgn_variant: Option<String>,
+    /// Standings every N finished games (0: only at the end) [default: 10].
+    #[arg(long, value_name = "N")]
+    pub rating_interval: Option<u64>,
+    /// No progress lines, interim standings or progress bar (the final
+    /// table is still printed).
+    #[arg(long)]
+    pub quiet: bool,
     /// Play only shard I of N of the schedule (by game pairs; needs --seed);
     /// `auto` takes I and N from a Slurm array job, `auto/N` takes I from
     /// Slurm or a Kubernetes Indexed Job. See docs/DISTRIBUTED.md.
@@ -131,7 +143,9 @@ pub struct MatchArgs {
 
 /// The flags as a config (every field the flags leave out stays `None`).
 fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigError> {
-    let argv: Vec<String> = std::env::args().collect();
+    // The groups of `--engine` tokens come from the command line as parsed:
+    // translated from cutechess-cli / fastchess spellings.
+    let argv = super::aliases::native_argv();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
         .map(|t| EngineKeys::parse_tokens(t))
@@ -185,6 +199,17 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
         recover: args.recover.then_some(true),
         margin: args.margin,
         timeout: args.timeout.map(|d| d.as_secs_f64()),
+        pgn_variant: match &args.pgn_variant {
+            Some(v) => Some(v.parse().map_err(|e: crate::keyword::UnknownWord| {
+                TournamentConfigError::BadFlag {
+                    flag: "--pgn-variant",
+                    value: v.clone(),
+                    reason: e.to_string(),
+                }
+            })?),
+            None => None,
+        },
+        rating_interval: args.rating_interval,
         shard: args.shard.clone(),
         dir: args.dir.clone(),
     })
@@ -246,6 +271,15 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         (None, true) => 0,
         (None, false) => super::seed_or_announce(None),
     };
+    // Live lines on stdout, as cutechess-cli and fastchess print them (and
+    // flushed at once: a CI log or `nohup` file shows each game as it
+    // ends); the bar only where stderr is a terminal.
+    let print_line = |text: &str| {
+        let mut line = text.to_string();
+        line.push('\n');
+        // A closed stdout loses the progress lines, not the tournament.
+        let _ = super::output::emit(&line);
+    };
     let shard_note = (s.shard != crate::shard::Shard::WHOLE || s.run_dir.is_some()).then(|| {
         format!(
             "Shard {}: these are its games only; `uci960 merge {}` gives the whole tournament.\n",
@@ -258,7 +292,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     });
     let opts = Options {
         resume: args.resume,
-        progress: true,
+        progress: !args.quiet,
+        lines: (!args.quiet).then_some(&print_line as &dyn Fn(&str)),
     };
     let report = match session::run(s, opts, fresh_seed, interrupted, &|note| {
         super::output::note(note)
@@ -267,6 +302,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         Err(e) => return fail(e.exit_code(), e),
     };
     let mut table = report.standings.render();
+    if let Some(bracket) = &report.bracket {
+        table.push('\n');
+        table.push_str(bracket);
+    }
     if let Some(shard) = shard_note {
         table.push_str(&shard);
     }
@@ -321,5 +360,55 @@ mod tests {
             ..MatchArgs::default()
         };
         assert!(settings(&bad).is_err());
+    }
+
+    /// The effective settings of a cutechess-cli or fastchess command line
+    /// (through the alias table) and of its native form.
+    fn settings_of(line: &str) -> String {
+        let t = crate::cli::aliases::translate(&toks(line)).unwrap();
+        let argv = ["uci960", "match"]
+            .into_iter()
+            .map(String::from)
+            .chain(t.args);
+        let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(argv).unwrap();
+        let crate::cli::Command::Match(args) = cli.command else {
+            panic!("not match")
+        };
+        format!("{:?}", settings(&args).unwrap())
+    }
+
+    #[test]
+    fn their_command_lines_give_the_native_settings() {
+        for (theirs, native) in [
+            (
+                "-engine cmd=/bin/sf name=a proto=uci -engine cmd=/bin/ef name=b \
+                 -each tc=40/60+0.6 timemargin=200 -games 2 -rounds 10 -repeat \
+                 -concurrency 2 -openings file=x.epd format=epd order=random plies=8 \
+                 -srand 3 -pgnout o.pgn -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
+                 -resign movecount=3 score=600 -draw movenumber=40 movecount=8 score=10 \
+                 -recover -ratinginterval 5 -variant fischerandom -tournament gauntlet \
+                 -maxmoves 200",
+                "--engine cmd=/bin/sf name=a tc=40/60+0.6 --engine cmd=/bin/ef name=b \
+                 tc=40/60+0.6 --margin 200 --games 2 --rounds 10 --concurrency 2 \
+                 --openings file=x.epd format=epd order=random plies=8 --seed 3 \
+                 --pgn o.pgn --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
+                 --resign movecount=3 score=600 --draw movenumber=40 movecount=8 score=10 \
+                 --recover --rating-interval 5 --tournament gauntlet --maxmoves 200",
+            ),
+            (
+                "-engine cmd=/bin/sf name=a -engine cmd=/bin/ef name=b args=\"-x\" \
+                 -each tc=inf nodes=2000 proto=uci option.Hash=16 -openings file=b.epd \
+                 format=epd order=sequential start=5 -games 2 -rounds 4 -repeat \
+                 -pgnout file=o.pgn notation=san -sprt elo0=0 elo1=2 alpha=0.05 \
+                 beta=0.05 model=bayesian -concurrency 4 -srand 9 -tournament roundrobin",
+                "--engine cmd=/bin/sf name=a nodes=2000 option.Hash=16 --engine cmd=/bin/ef \
+                 name=b arg=-x nodes=2000 option.Hash=16 --openings file=b.epd format=epd \
+                 order=sequential start=5 --games 2 --rounds 4 --pgn o.pgn --sprt elo0=0 \
+                 elo1=2 alpha=0.05 beta=0.05 model=bayeselo --concurrency 4 --seed 9 \
+                 --tournament round-robin",
+            ),
+        ] {
+            assert_eq!(settings_of(theirs), settings_of(native), "{theirs}");
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each turning arguments into
 //! library calls and output.
 
+pub mod aliases;
 pub mod analyze;
 pub mod book;
 pub mod castling_test;
@@ -11,6 +12,7 @@ pub mod merge;
 pub mod output;
 pub mod positions;
 pub mod proxy;
+pub mod serve;
 pub mod show;
 
 use std::process::ExitCode;
@@ -41,12 +43,37 @@ pub enum Command {
     /// Wrap a UCI engine for a GUI: Chess960 positions, FEN flavour and
     /// castling notation fixed, every move checked.
     Proxy(proxy::ProxyArgs),
+    /// Serve engines to remote `proxy --remote` clients over TLS, safely.
+    Serve(serve::ServeArgs),
     /// Play an engine-vs-engine Chess960 match (PGN, Elo, SPRT).
     Match(Box<match_cmd::MatchArgs>),
     /// Write an opening book (EPD or PGN): starts, plies, engine filter, shards.
     Book(Box<book::BookArgs>),
     /// Merge the shards of `match --shard … --dir RUN/` into one result.
     Merge(merge::MergeArgs),
+}
+
+/// The command line, with `match`'s cutechess-cli / fastchess spellings
+/// translated ([`aliases`]); a spelling that cannot be honoured is exit 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let is_match = argv.get(1).is_some_and(|a| a == "match");
+    let texts: Option<Vec<String>> = argv.iter().map(|a| a.to_str().map(String::from)).collect();
+    let (true, Some(texts)) = (is_match, texts) else {
+        return Ok(Cli::parse_from(argv));
+    };
+    match aliases::translate(&texts[2..]) {
+        Ok(t) => {
+            for n in &t.notes {
+                output::note(n);
+            }
+            Ok(Cli::parse_from(texts[..2].iter().cloned().chain(t.args)))
+        }
+        Err(e) => {
+            output::note(format_args!("match: {e}"));
+            Err(ExitCode::from(2))
+        }
+    }
 }
 
 /// Runs the chosen command.
@@ -58,6 +85,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Engine(args) => engine::run(args),
         Command::CastlingTest(args) => castling_test::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Match(args) => match_cmd::run(*args),
         Command::Book(args) => book::run(*args),
         Command::Merge(args) => merge::run(args),

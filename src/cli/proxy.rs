@@ -11,10 +11,13 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::notation::fen::FenFlavour;
-use crate::proxy::config::{ProxyConfig, parse_start};
+use crate::proxy::config::{ProxyConfig, RemoteSection, parse_start};
 use crate::proxy::failed_start;
 use crate::proxy::locate::Lookup;
+use crate::proxy::transport::Target;
 use crate::proxy::{GuiCastling, GuiProfile, Settings};
+use crate::remote::client::{ClientSettings, default_known_hosts};
+use crate::remote::{RemoteAddress, token};
 use crate::start::method::{MethodSpec, PositionSource};
 use crate::uci_client::EngineCommand;
 
@@ -55,6 +58,23 @@ pub struct ProxyArgs {
     /// arguments (cutechess-cli and fastchess users type `--engine`).
     #[arg(long = "engine", value_name = "CMD", conflicts_with = "engine")]
     pub engine_program: Option<String>,
+    /// An engine on a `uci960 serve`, instead of a local one:
+    /// uci960s://HOST:PORT/NAME (also `[remote] url` in the config).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["engine", "engine_program"])]
+    pub remote: Option<String>,
+    /// The file holding the remote server's token (its first line).
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Where remote servers' fingerprints are pinned on first use
+    /// (default: known_hosts in the user's uci960 config folder).
+    #[arg(long, value_name = "FILE")]
+    pub known_hosts: Option<PathBuf>,
+    /// Client certificate (PEM) for a remote server, instead of a token.
+    #[arg(long, value_name = "FILE", requires = "key")]
+    pub cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "cert")]
+    pub key: Option<PathBuf>,
     /// The engine and its arguments (after `--`); none: the built-in engine.
     #[arg(
         trailing_var_arg = true,
@@ -65,20 +85,27 @@ pub struct ProxyArgs {
 }
 
 /// Merges the config file and the command line.
-pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
-    let (file_cmd, mut settings) = match &args.config {
+pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(Target, Settings)> {
+    let (file_cmd, file_remote, mut settings) = match &args.config {
         Some(path) => {
             let config = ProxyConfig::load(path)?;
             let base = path.parent().unwrap_or(Path::new("."));
             let settings = config
                 .settings()
                 .with_context(|| format!("config '{}'", path.display()))?;
+            let remote = match &config.remote {
+                Some(r) => Some(
+                    remote_target(args, Some((r, base)))
+                        .with_context(|| format!("config '{}' [remote]", path.display()))?,
+                ),
+                None => None,
+            };
             let cmd = config
                 .engine_command(base)
                 .with_context(|| format!("config '{}'", path.display()))?;
-            (cmd, settings)
+            (cmd, remote, settings)
         }
-        None => (None, Settings::default()),
+        None => (None, None, Settings::default()),
     };
     if let Some(start) = &args.start {
         settings.start = parse_start(start)?;
@@ -107,21 +134,80 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(EngineCommand, Settings)> {
     if let Some(spec @ MethodSpec::Book { .. }) = &settings.start {
         PositionSource::new(spec, 0)?;
     }
-    let cmd = match (&args.engine_program, args.engine.split_first()) {
-        (Some(program), _) => EngineCommand::new(program),
+    let target = match (&args.engine_program, args.engine.split_first()) {
+        (Some(program), _) => Target::Local(EngineCommand::new(program)),
         (None, Some((program, rest))) => {
-            EngineCommand::new(program).with_args(rest.iter().cloned())
+            Target::Local(EngineCommand::new(program).with_args(rest.iter().cloned()))
         }
-        (None, None) => file_cmd.unwrap_or_else(EngineCommand::builtin),
+        (None, None) if args.remote.is_some() => remote_target(args, None)?,
+        (None, None) => match (file_remote, file_cmd) {
+            (Some(remote), _) => remote,
+            (None, cmd) => Target::Local(cmd.unwrap_or_else(EngineCommand::builtin)),
+        },
     };
-    Ok((cmd, settings))
+    Ok((target, settings))
+}
+
+/// A remote engine from the flags, over the config's `[remote]` (its
+/// relative paths taken from the config's folder).
+fn remote_target(
+    args: &ProxyArgs,
+    file: Option<(&RemoteSection, &Path)>,
+) -> anyhow::Result<Target> {
+    let from_file = |pick: fn(&RemoteSection) -> Option<&PathBuf>| {
+        file.and_then(|(r, base)| pick(r).map(|p| base.join(p)))
+    };
+    let url = match (&args.remote, file) {
+        (Some(url), _) => url.clone(),
+        (None, Some((r, _))) => r.url.clone(),
+        (None, None) => anyhow::bail!("no remote engine given"),
+    };
+    let address: RemoteAddress = url.parse()?;
+    let token_file = args
+        .token_file
+        .clone()
+        .or_else(|| from_file(|r| r.token_file.as_ref()));
+    let cert = args.cert.clone().or_else(|| from_file(|r| r.cert.as_ref()));
+    let key = args.key.clone().or_else(|| from_file(|r| r.key.as_ref()));
+    let identity = match (cert, key) {
+        (Some(c), Some(k)) => Some((c, k)),
+        (None, None) => None,
+        _ => anyhow::bail!("a client certificate needs both cert and key"),
+    };
+    let token = match &token_file {
+        Some(path) => Some(token::read_token(path)?),
+        None if identity.is_some() => None,
+        None => anyhow::bail!(
+            "remote engine {address}: give --token-file (or a client certificate with --cert and --key)"
+        ),
+    };
+    let known_hosts = match args
+        .known_hosts
+        .clone()
+        .or_else(|| from_file(|r| r.known_hosts.as_ref()))
+    {
+        Some(path) => path,
+        None => default_known_hosts()
+            .context("no --known-hosts and no home folder to keep known_hosts in")?,
+    };
+    let connect_timeout = match file.and_then(|(r, _)| r.connect_timeout) {
+        Some(t) => crate::seconds::config_key("connect-timeout", t)?,
+        None => Duration::from_secs(10),
+    };
+    Ok(Target::Remote(ClientSettings {
+        address,
+        token,
+        identity,
+        known_hosts,
+        connect_timeout,
+    }))
 }
 
 /// Runs the proxy. A configuration error when a program (not a terminal)
 /// drives the proxy is shown to it as the engine's name (see
 /// [`failed_start`]).
 pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
-    let (cmd, settings) = match resolve(&args) {
+    let (target, settings) = match resolve(&args) {
         Ok(resolved) => resolved,
         Err(e) if !std::io::stdin().is_terminal() => {
             return Ok(failed_start::run(&format!("{e:#}"), &[], ExitCode::from(2)));
@@ -133,7 +219,7 @@ pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
         (Some(_), None) => super::seed_or_announce(None),
         _ => 0,
     };
-    Ok(crate::proxy::run::run(&cmd, &settings, fallback)?)
+    Ok(crate::proxy::run::run(&target, &settings, fallback)?)
 }
 
 /// `uci960` with no arguments and stdin not a terminal: a GUI that passes

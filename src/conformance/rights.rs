@@ -54,7 +54,8 @@ fn confirms(end: &Chess, lost: Move) -> bool {
     }
 }
 
-fn play_all(start: &Chess, moves: &[Move]) -> Option<Chess> {
+/// `start` after `moves`, when every move is legal there.
+pub(super) fn play_all(start: &Chess, moves: &[Move]) -> Option<Chess> {
     let mut pos = start.clone();
     for &m in moves {
         if !pos.is_legal(m) {

@@ -14,7 +14,7 @@ use super::forced::{Crafted, Forcing};
 use super::moves_list::{MovesListScenario, misapplied_positions};
 use super::perft::reference_divide;
 use super::report::{CheckName, CheckReport, CheckTally, Failure, Verdict};
-use super::rights::RightsScenario;
+use super::rights::{RightsScenario, play_all as replay};
 use super::sketch::{castle_is_only_mate, castle_is_only_move};
 use super::suite::{Run, position_line, uci};
 use super::suite_perft::{Level, analyse};
@@ -502,16 +502,4 @@ impl Expect {
             Expect::Legal => (!probe.legal_moves().is_empty()).then_some(self),
         }
     }
-}
-
-/// `start` after `moves`, when every move is legal there.
-pub(super) fn replay(start: &Chess, moves: &[Move]) -> Option<Chess> {
-    let mut pos = start.clone();
-    for &m in moves {
-        if !pos.is_legal(m) {
-            return None;
-        }
-        pos.play_unchecked(m);
-    }
-    Some(pos)
 }

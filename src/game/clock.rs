@@ -135,9 +135,10 @@ impl Limits {
         self.tc.is_some() || self.movetime.is_some()
     }
 
-    /// The PGN `TimeControl` tag: PGN's own forms for time (`40/60+0.6`,
-    /// `0.5/move` as Cute Chess writes fixed time), `-` when untimed, with
-    /// node and depth limits appended as Cute Chess does (`-` alone for none).
+    /// The PGN `TimeControl` tag as cutechess-cli writes it (its
+    /// `TimeControl::toString`): `40/60+0.6`, `0.5/move` for fixed time,
+    /// `inf` without a clock (node and depth limits are not time: see
+    /// [`Limits::search_tag`]).
     pub fn pgn_tag(&self) -> String {
         let mut parts = Vec::new();
         if let Some(tc) = self.tc {
@@ -146,17 +147,24 @@ impl Limits {
         if let Some(st) = self.movetime {
             parts.push(format!("{}/move", secs(st)));
         }
+        if parts.is_empty() {
+            "inf".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// Node and depth limits (`nodes=1000, depth=8`), for a PGN tag of
+    /// their own; `None` without them.
+    pub fn search_tag(&self) -> Option<String> {
+        let mut parts = Vec::new();
         if let Some(n) = self.nodes {
             parts.push(format!("nodes={n}"));
         }
         if let Some(d) = self.depth {
             parts.push(format!("depth={d}"));
         }
-        if parts.is_empty() {
-            "-".to_string()
-        } else {
-            parts.join(", ")
-        }
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 }
 
@@ -406,9 +414,11 @@ mod tests {
                 nodes: Some(1000),
                 ..Limits::default()
             }
-            .pgn_tag(),
-            "nodes=1000"
+            .search_tag()
+            .as_deref(),
+            Some("nodes=1000")
         );
-        assert_eq!(Limits::default().pgn_tag(), "-");
+        assert_eq!(Limits::default().pgn_tag(), "inf");
+        assert_eq!(Limits::default().search_tag(), None);
     }
 }

@@ -64,6 +64,47 @@ impl MoveInfo {
     }
 }
 
+/// The name a PGN's `[Variant]` tag gives Chess960.
+///
+/// `fischerandom` by default: cutechess-cli 1.5.1 reads only that name
+/// ("Unknown variant: chess960" and the moves dropped otherwise); fastchess
+/// writes it too. python-chess (`Headers::is_chess960`: `chess960`, `chess
+/// 960`, `fischerandom`, `fischerrandom`, `fischer random`, any case) and
+/// this project's reader accept both (checked in tests/it: python-chess
+/// replays `match` PGNs in Chess960 mode with either).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PgnVariant {
+    #[default]
+    Fischerandom,
+    Chess960,
+}
+
+impl PgnVariant {
+    /// The tag's value.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            PgnVariant::Fischerandom => "fischerandom",
+            PgnVariant::Chess960 => "Chess960",
+        }
+    }
+}
+
+impl std::str::FromStr for PgnVariant {
+    type Err = crate::keyword::UnknownWord;
+    fn from_str(s: &str) -> Result<PgnVariant, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "fischerandom" => Ok(PgnVariant::Fischerandom),
+            "chess960" => Ok(PgnVariant::Chess960),
+            _ => Err(crate::keyword::UnknownWord::new(
+                "PGN variant name",
+                s,
+                "fischerandom or chess960",
+            )),
+        }
+    }
+}
+
 /// A game to write.
 pub struct PgnGame<'a> {
     /// Tags in order; `FEN` and `SetUp` are added from `start`, `PlyCount`

@@ -86,3 +86,17 @@ pub fn special_kind(file_type: &FileType) -> Option<&'static str> {
     let _ = file_type;
     None
 }
+
+/// Creates a new file only its owner may read (a private key): mode 0600
+/// on POSIX; on Windows the user's profile directories already keep other
+/// users out. Fails if the file exists.
+pub fn create_private(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
+}

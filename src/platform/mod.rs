@@ -10,6 +10,7 @@
 //! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
 //! | [`fs`] | non-blocking `open` (`O_NONBLOCK`), FIFO/device kinds, `EINVAL` from fsync | nothing to add to `open`; console/pipe flush errors |
 //! | [`cpu`] | `getrusage` for self and reaped children | `GetProcessTimes` for self |
+//! | [`engine_pipes`] | two `pipe(2)`s as a child's stdin/stdout | two anonymous pipes as a child's stdin/stdout |
 //! | [`describe_status`] | "killed by signal 11 (SIGSEGV)" | "exited with code 0xC0000005 (access violation)" |
 //!
 //! Callers see one small interface: readiness and non-blocking writes for
@@ -35,6 +36,33 @@ pub use imp::{PipeReader, ProcessGroup, Relay, prepare};
 pub use status::describe_status;
 
 use std::io;
+use std::process::{ChildStdin, ChildStdout};
+
+/// A pair of anonymous pipes shaped like a child engine's: the engine's
+/// stdin and stdout for the proxy's [`Relay`], and the other ends for a
+/// transport that is not a process (the remote link's bridge threads read
+/// what the proxy writes and write what the engine says).
+pub fn engine_pipes() -> io::Result<(ChildStdin, io::PipeReader, ChildStdout, io::PipeWriter)> {
+    let (from_proxy, to_engine) = io::pipe()?;
+    let (from_engine, to_proxy) = io::pipe()?;
+    #[cfg(unix)]
+    let (stdin, stdout) = {
+        use std::os::fd::OwnedFd;
+        (
+            ChildStdin::from(OwnedFd::from(to_engine)),
+            ChildStdout::from(OwnedFd::from(from_engine)),
+        )
+    };
+    #[cfg(windows)]
+    let (stdin, stdout) = {
+        use std::os::windows::io::OwnedHandle;
+        (
+            ChildStdin::from(OwnedHandle::from(to_engine)),
+            ChildStdout::from(OwnedHandle::from(from_engine)),
+        )
+    };
+    Ok((stdin, from_proxy, stdout, to_proxy))
+}
 
 /// One side of the proxy: the GUI (our stdin and stdout) or the engine
 /// (its stdout and stdin).

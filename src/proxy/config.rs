@@ -19,6 +19,12 @@
 //! gui = "auto"            # or cutechess, arena, xboard, python-chess
 //! log = "/tmp/uci960-proxy.log"
 //! silence-timeout = 10   # seconds without readyok/bestmove before a report
+//!
+//! [remote]               # instead of [engine]: an engine on a `uci960 serve`
+//! url = "uci960s://chess.example.org:4960/stockfish"
+//! token-file = "token.txt"
+//! known-hosts = "known_hosts"   # default: the user's config folder
+//! # cert = "client.pem"  key = "client-key.pem"   (client certificate)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -138,6 +144,20 @@ pub struct ProxyConfig {
     pub engine: Option<EngineKeys>,
     #[serde(default)]
     pub proxy: ProxySection,
+    #[serde(default)]
+    pub remote: Option<RemoteSection>,
+}
+
+/// `[remote]`: the engine is on a `uci960 serve`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RemoteSection {
+    pub url: String,
+    pub token_file: Option<PathBuf>,
+    pub known_hosts: Option<PathBuf>,
+    pub cert: Option<PathBuf>,
+    pub key: Option<PathBuf>,
+    pub connect_timeout: Option<f64>,
 }
 
 /// `[proxy]`.

@@ -18,6 +18,9 @@
 //! * An illegal `bestmove` is reported and passed on unchanged: the GUI is
 //!   the arbiter.
 //!
+//! The engine is a child process or a remote engine ([`transport`]); the
+//! loop sees the same two pipes either way.
+//!
 //! Around it: [`locate`] finds the config of `uci960` started by a GUI
 //! without arguments, and [`failed_start`] answers the GUI's handshake with
 //! the reason when there is no engine to run.
@@ -30,6 +33,7 @@ pub mod options;
 pub mod profile;
 pub mod run;
 pub mod session;
+pub mod transport;
 
 pub use config::{ProxyConfig, Settings};
 pub use options::GuiCastling;

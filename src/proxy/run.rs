@@ -23,9 +23,9 @@ use super::config::Settings;
 use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
-use crate::platform::{self, ReadOutcome, Relay, Side, Want, interrupt};
+use super::transport::{Target, Transport};
+use crate::platform::{ReadOutcome, Relay, Side, Want, interrupt};
 use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
-use crate::uci_client::{EngineCommand, EngineProcess, SpawnOptions};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
 const GRACE: Duration = Duration::from_secs(1);
@@ -92,7 +92,7 @@ struct GuiClosed;
 
 struct Io {
     relay: Relay,
-    engine: EngineProcess,
+    engine: Transport,
     log: Option<Log>,
     /// Bytes for each side, by [`Side::index`].
     queue: [Queue; 2],
@@ -246,10 +246,7 @@ impl Io {
         let _ = self.flush();
         self.relay.close_engine_input();
         let report = self.engine.shutdown(grace);
-        self.note(
-            &format!("{why}: engine {} ({:?})", report.describe(), report.step),
-            false,
-        );
+        self.note(&format!("{why}: engine {report}"), false);
         if let Some(log) = &mut self.log {
             log.flush();
         }
@@ -261,8 +258,6 @@ impl Io {
 pub enum ProxyError {
     #[error("cannot install the signal handlers: {0}")]
     Signals(io::Error),
-    #[error("the engine was started without pipes to talk to")]
-    NoEnginePipes,
     #[error("cannot set up the engine's pipes: {0}")]
     EnginePipes(io::Error),
     #[error("waiting for the GUI and the engine failed: {0}")]
@@ -277,26 +272,18 @@ pub enum ProxyError {
 /// GUI, the engine and signals at once: no thread hand-offs on the data
 /// path, which is what keeps a round trip close to a direct one.
 pub fn run(
-    cmd: &EngineCommand,
+    target: &Target,
     settings: &Settings,
     fallback_seed: u64,
 ) -> Result<ExitCode, ProxyError> {
     // Signals first, so that none is missed between spawn and the loop.
     interrupt::install(None).map_err(ProxyError::Signals)?;
 
-    let spawned = EngineProcess::spawn_with(
-        cmd,
-        SpawnOptions {
-            stderr: crate::uci_client::process::StderrMode::Inherit,
-            die_with_parent: true,
-        },
-    );
-    let mut engine = match spawned {
-        Ok(engine) => engine,
+    let (engine, stdin, stdout) = match Transport::start(target) {
+        Ok(started) => started,
         // The GUI is shown why (see `failed_start`).
-        Err(e) => return Ok(failed_start::run(&e.to_string(), &[], ExitCode::from(3))),
+        Err(e) => return Ok(failed_start::run(&e, &[], ExitCode::from(3))),
     };
-    let (stdin, stdout) = engine.take_pipes().ok_or(ProxyError::NoEnginePipes)?;
     let relay = Relay::new(stdin, stdout).map_err(ProxyError::EnginePipes)?;
     let mut io = Io {
         relay,
@@ -311,7 +298,7 @@ pub fn run(
     // A log that cannot be opened is reported and the proxy goes on.
     io.set_log(settings.log.as_deref());
     let mut input = [LineBuffer::new(MAX_LINE), LineBuffer::new(MAX_LINE)];
-    let mut session = Session::new(settings, fallback_seed, &cmd.display());
+    let mut session = Session::new(settings, fallback_seed, &target.display());
     let mut out = Vec::new();
     let mut awaiting = None;
     let mut deadline: Option<Instant> = None;
@@ -509,13 +496,7 @@ fn engine_ended(io: &mut Io, name: &str) -> ExitCode {
 /// Waits for the engine that closed its output (killing it after
 /// [`GRACE`]) and says how it ended.
 fn reap(io: &mut Io) -> String {
-    match io.engine.wait_timeout(GRACE) {
-        Some(s) => platform::describe_status(s),
-        None => {
-            io.engine.kill();
-            "closed its output and was killed".into()
-        }
-    }
+    io.engine.reap(GRACE)
 }
 
 #[cfg(test)]

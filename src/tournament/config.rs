@@ -20,10 +20,14 @@ use super::stats::Sprt;
 use crate::engines::{EngineKeys, EngineKeysError, EngineSpec};
 use crate::game::CastlingPolicy;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
+use crate::game::pgn::PgnVariant;
 use crate::start::method::{MethodError, MethodSpec};
 
 /// Node limit when no limit is given anywhere (a quick demo).
 pub const DEFAULT_NODES: u64 = 5000;
+
+/// Games between interim standings, as fastchess's `-ratinginterval`.
+pub const DEFAULT_RATING_INTERVAL: u64 = 10;
 
 /// Largest adjudication score, in centipawns (mate scores count 100000).
 pub const MAX_SCORE_CP: i32 = 30_000;
@@ -62,6 +66,8 @@ pub struct TournamentConfig {
     pub recover: Option<bool>,
     pub margin: Option<u64>,
     pub timeout: Option<f64>,
+    pub pgn_variant: Option<PgnVariant>,
+    pub rating_interval: Option<u64>,
     /// `i/n`, `auto` or `auto/N` ([`crate::shard::ShardChoice`]).
     pub shard: Option<String>,
     /// Run directory: the shard's PGN and state file go there.
@@ -120,6 +126,10 @@ pub enum TournamentConfigError {
         "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {0} engines"
     )]
     SprtUndefined(usize),
+    #[error(
+        "SPRT stops a pairing early; a knockout's encounters are decided by their games (no SPRT with a knockout)"
+    )]
+    SprtKnockout,
     #[error("--openings and --start both say where games start; give one")]
     StartAndOpenings,
     #[error(transparent)]
@@ -128,6 +138,10 @@ pub enum TournamentConfigError {
         "--shard {0} needs --seed: every shard must play the same tournament (the same seed gives the same openings)"
     )]
     ShardWithoutSeed(crate::shard::Shard),
+    #[error(
+        "a knockout's later games depend on the earlier ones' results: it cannot be split into shards (no --shard with a knockout)"
+    )]
+    ShardKnockout,
     #[error(
         "--dir names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop --pgn and --state"
     )]
@@ -225,8 +239,8 @@ fn number(flag: &'static str, key: &str, value: &str) -> Result<f64, TournamentC
 
 const DRAW_KEYS: &str = "movenumber= movecount= score=";
 const RESIGN_KEYS: &str = "movecount= score=";
-const SPRT_KEYS: &str = "elo0= elo1= alpha= beta=";
-const OPENINGS_KEYS: &str = "file= format=epd|pgn order=sequential|random plies=N";
+const SPRT_KEYS: &str = "elo0= elo1= alpha= beta= [model=normalized|logistic|bayeselo]";
+const OPENINGS_KEYS: &str = "file= format=epd|pgn order=sequential|random plies=N start=N";
 
 /// `--draw movenumber=N movecount=N score=CP`.
 pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, TournamentConfigError> {
@@ -255,14 +269,20 @@ pub fn parse_resign(tokens: &[String]) -> Result<ResignRule, TournamentConfigErr
     })
 }
 
-/// `--sprt elo0= elo1= alpha= beta=`.
+/// `--sprt elo0= elo1= alpha= beta= [model=]`.
 pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, TournamentConfigError> {
     let kv = key_values(
         "--sprt",
         tokens,
-        &["elo0", "elo1", "alpha", "beta"],
+        &["elo0", "elo1", "alpha", "beta", "model"],
         SPRT_KEYS,
     )?;
+    let model = match kv.iter().find(|(k, _)| *k == "model") {
+        Some(&(k, v)) => v
+            .parse()
+            .map_err(|e: crate::keyword::UnknownWord| bad("--sprt", k, v, e.to_string()))?,
+        None => super::stats::SprtModel::default(),
+    };
     let get = |k: &'static str| -> Result<f64, TournamentConfigError> {
         number("--sprt", k, required("--sprt", &kv, k, SPRT_KEYS)?)
     };
@@ -271,6 +291,7 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, TournamentConfigError> {
         elo1: get("elo1")?,
         alpha: get("alpha")?,
         beta: get("beta")?,
+        model,
     })
 }
 
@@ -280,7 +301,7 @@ pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, TournamentConfi
     let kv = key_values(
         F,
         tokens,
-        &["file", "format", "order", "plies"],
+        &["file", "format", "order", "plies", "start"],
         OPENINGS_KEYS,
     )?;
     let mut spec = OpeningsSpec {
@@ -288,6 +309,7 @@ pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, TournamentConfi
         format: None,
         order: BookOrder::Sequential,
         plies: None,
+        start: None,
     };
     for &(k, v) in &kv {
         match k {
@@ -306,6 +328,7 @@ pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, TournamentConfi
                 }
             }
             "plies" => spec.plies = Some(whole(F, k, v, 0, u32::MAX)?),
+            "start" => spec.start = Some(whole(F, k, v, 1u64, u64::from(u32::MAX))?),
             _ => {}
         }
     }
@@ -336,11 +359,16 @@ impl OpeningChoice {
                 random_plies,
             } => format!("start={method} random-plies={random_plies}"),
             OpeningChoice::Book { spec, random_plies } => format!(
-                "openings file={} format={:?} order={:?} plies={:?} random-plies={random_plies}",
+                "openings file={} format={:?} order={:?} plies={:?} random-plies={random_plies}{}",
                 spec.file.display(),
                 spec.format(),
                 spec.order,
-                spec.plies
+                spec.plies,
+                // Absent when not given: a state file written before
+                // `start=` existed still resumes.
+                spec.start
+                    .map(|n| format!(" start={n}"))
+                    .unwrap_or_default()
             ),
         }
     }
@@ -364,6 +392,10 @@ pub struct TournamentSettings {
     pub sprt: Option<Sprt>,
     pub margin: Duration,
     pub timeout: Duration,
+    /// The PGN `[Variant]` name.
+    pub pgn_variant: PgnVariant,
+    /// Standings printed every this many games (0: only at the end).
+    pub rating_interval: u64,
     /// The part of the schedule played here (`--shard`; the whole by default).
     pub shard: crate::shard::Shard,
     /// The run directory (`--dir`); `pgn` and `state` then point into it.
@@ -418,6 +450,8 @@ impl TournamentConfig {
             recover,
             margin,
             timeout,
+            pgn_variant,
+            rating_interval,
             shard,
             dir
         )
@@ -455,6 +489,9 @@ impl TournamentConfig {
             if engines.len() > 2 && kind == TournamentKind::RoundRobin {
                 return Err(TournamentConfigError::SprtUndefined(engines.len()));
             }
+            if kind == TournamentKind::Knockout {
+                return Err(TournamentConfigError::SprtKnockout);
+            }
         }
         if let Some(d) = &self.draw {
             check_range("--draw", "movenumber", d.movenumber, 0, MAX_MOVES)?;
@@ -491,6 +528,9 @@ impl TournamentConfig {
                 .resolve(|k| std::env::var(k).ok())?,
             None => crate::shard::Shard::WHOLE,
         };
+        if shard != crate::shard::Shard::WHOLE && kind == TournamentKind::Knockout {
+            return Err(TournamentConfigError::ShardKnockout);
+        }
         if shard != crate::shard::Shard::WHOLE && self.seed.is_none() {
             return Err(TournamentConfigError::ShardWithoutSeed(shard));
         }
@@ -526,6 +566,8 @@ impl TournamentConfig {
             sprt: self.sprt,
             margin: Duration::from_millis(self.margin.unwrap_or(100)),
             timeout,
+            pgn_variant: self.pgn_variant.unwrap_or_default(),
+            rating_interval: self.rating_interval.unwrap_or(DEFAULT_RATING_INTERVAL),
         })
     }
 }
@@ -656,6 +698,7 @@ mod tests {
                 elo1: 5.0,
                 alpha: 0.05,
                 beta: 0.05,
+                model: Default::default(),
             }),
             ..TournamentConfig::default()
         };
@@ -664,6 +707,10 @@ mod tests {
             Err(TournamentConfigError::SprtUndefined(3))
         ));
         assert!(three(TournamentKind::Gauntlet).validate().is_ok());
+        assert!(matches!(
+            three(TournamentKind::Knockout).validate(),
+            Err(TournamentConfigError::SprtKnockout)
+        ));
         let one = TournamentConfig {
             engine: vec![EngineKeys::default()],
             ..TournamentConfig::default()

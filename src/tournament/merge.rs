@@ -204,20 +204,14 @@ impl Merged {
                 path: path.clone(),
                 reason,
             };
-            let mut bytes = if st.state.games.is_empty() {
+            let mut bytes: Vec<u8> = if st.state.games.is_empty() {
                 Vec::new()
             } else {
                 read_limited(&path)?
             };
             bytes.truncate(st.state.pgn_bytes as usize);
-            let text = String::from_utf8(bytes).map_err(|e| {
-                pgn_err(format!(
-                    "not UTF-8 at byte {}",
-                    e.utf8_error().valid_up_to()
-                ))
-            })?;
             let mut found = BTreeMap::new();
-            for (round, range) in split_games(&text) {
+            for (round, range) in split_games(&bytes) {
                 if let Some(r) = round {
                     found.insert(r, range);
                 }
@@ -232,11 +226,11 @@ impl Merged {
                 })?;
                 order.insert(g.number, (texts.len(), range));
             }
-            texts.push(text);
+            texts.push(bytes);
         }
         write_replacing(out, |w| {
             for (text, range) in order.values() {
-                w.write_all(&texts[*text].as_bytes()[range.clone()])?;
+                w.write_all(&texts[*text][range.clone()])?;
             }
             Ok(())
         })?;
@@ -256,14 +250,16 @@ fn shard_pgn(state: &Path) -> PathBuf {
 }
 
 fn read_limited(path: &Path) -> Result<Vec<u8>, MergeError> {
-    let mut bytes = Vec::new();
     use std::io::Read as _;
-    crate::files::open(path, "shard PGN", crate::files::PGN_LIMIT)
-        .map_err(|e| MergeError::Pgn {
+    let mut file = crate::files::open(path, "shard PGN", crate::files::PGN_LIMIT).map_err(|e| {
+        MergeError::Pgn {
             path: path.to_path_buf(),
             reason: e.to_string(),
-        })?
-        .read_to_end(&mut bytes)
+        }
+    })?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.read_to_end(&mut bytes)
         .map_err(|source| MergeError::Read {
             path: path.to_path_buf(),
             source,
@@ -275,7 +271,7 @@ fn read_limited(path: &Path) -> Result<Vec<u8>, MergeError> {
 /// movetext, blank line): each game's `Round` and byte range. A game
 /// starts at a tag line that follows a blank line after movetext, outside
 /// a `{…}` comment.
-pub fn split_games(text: &str) -> Vec<(Option<u64>, Range<usize>)> {
+pub fn split_games(text: &[u8]) -> Vec<(Option<u64>, Range<usize>)> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut round = None;
@@ -283,9 +279,9 @@ pub fn split_games(text: &str) -> Vec<(Option<u64>, Range<usize>)> {
     let mut in_comment = false;
     let mut prev_blank = true;
     let mut pos = 0;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim_end();
-        if t.starts_with('[') && prev_blank && !in_comment && (start.is_none() || in_moves) {
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let t = line.trim_ascii_end();
+        if t.first() == Some(&b'[') && prev_blank && !in_comment && (start.is_none() || in_moves) {
             if let Some(s) = start {
                 out.push((round, s..pos));
             }
@@ -293,15 +289,18 @@ pub fn split_games(text: &str) -> Vec<(Option<u64>, Range<usize>)> {
             round = None;
             in_moves = false;
         }
-        if !in_moves && let Some(rest) = t.strip_prefix("[Round \"") {
-            round = rest.strip_suffix("\"]").and_then(|n| n.parse().ok());
-        } else if in_comment || (!t.is_empty() && !t.starts_with('[')) {
+        if !in_moves && let Some(rest) = t.strip_prefix(b"[Round \"") {
+            round = rest
+                .strip_suffix(b"\"]")
+                .and_then(|n| std::str::from_utf8(n).ok())
+                .and_then(|n| n.parse().ok());
+        } else if in_comment || (!t.is_empty() && t[0] != b'[') {
             in_moves = true;
             // A comment may span lines (and hold blank lines and `[`).
-            for c in t.chars() {
+            for &c in t {
                 match c {
-                    '{' => in_comment = true,
-                    '}' => in_comment = false,
+                    b'{' => in_comment = true,
+                    b'}' => in_comment = false,
                     _ => {}
                 }
             }
@@ -424,7 +423,9 @@ pub fn merge(inputs: &[PathBuf]) -> Result<Merged, MergeError> {
     let mut standings = Standings::new(&names, schedule.pairings(), sprt);
     for st in &states {
         for r in &st.state.games {
-            standings.record(&GameSummary::of(&schedule, r));
+            if let Some(g) = GameSummary::of(&schedule, r) {
+                standings.record(&g);
+            }
         }
     }
     let sprt_decided = standings.sprt_done();
@@ -475,7 +476,7 @@ mod tests {
     #[test]
     fn games_are_split_at_their_tag_sections() {
         let pgn = "[Event \"a\"]\n[Round \"3\"]\n\n1. e4 {x\n\n[y} e5 1/2-1/2\n\n[Event \"a\"]\n[Round \"1\"]\n\n*\n\n";
-        let games = split_games(pgn);
+        let games = split_games(pgn.as_bytes());
         assert_eq!(games.len(), 2, "{games:?}");
         assert_eq!(games[0].0, Some(3));
         assert_eq!(games[1].0, Some(1));

@@ -1,5 +1,5 @@
 //! Tournaments between UCI engines in Chess960: two engines or more (round
-//! robin, gauntlet), openings (generated start positions, EPD and PGN
+//! robin, gauntlet, knockout), openings (generated start positions, EPD and PGN
 //! books), the games themselves, standings and statistics (Elo, LOS,
 //! pentanomial, SPRT), and the files that keep every finished game (PGN,
 //! JSON, the state file `--resume` continues from). The command line only
@@ -17,6 +17,7 @@
 //! ```
 
 pub mod config;
+pub mod knockout;
 pub mod merge;
 pub mod openings;
 pub mod output;

@@ -80,6 +80,11 @@ pub struct OpeningsSpec {
     pub order: BookOrder,
     /// Keep at most this many plies of each line.
     pub plies: Option<u32>,
+    /// The first line used, 1-based (cutechess-cli's and fastchess's
+    /// `start=`): the book is read from there and wraps around to its
+    /// first line; with `order=random` the shuffle is of the rotated book.
+    #[serde(default)]
+    pub start: Option<u64>,
 }
 
 impl OpeningsSpec {
@@ -192,6 +197,13 @@ impl OpeningSource {
                 })
                 .collect(),
         };
+        let mut lines = lines;
+        if let Some(start) = spec.start
+            && !lines.is_empty()
+        {
+            let len = lines.len() as u64;
+            lines.rotate_left((start.saturating_sub(1) % len) as usize);
+        }
         Ok(OpeningSource::from_lines(
             lines,
             spec.order,

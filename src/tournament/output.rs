@@ -9,6 +9,7 @@ use crate::platform::fs::open_for_writing;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::game::Outcome;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A write that failed (runtime error, exit 3).
@@ -138,6 +139,29 @@ impl Progress {
     pub fn finish(&self) {
         self.0.finish_and_clear();
     }
+
+    /// Runs `f` (which prints a line) with the bar cleared, then redraws
+    /// it, so that lines and bar do not mix on a terminal.
+    pub fn suspend(&self, f: impl FnOnce()) {
+        self.0.suspend(f)
+    }
+}
+
+/// `Started game 3 of 20 (A vs B)`, as cutechess-cli and fastchess print
+/// it (`of at most 24` where the total is a bound: a knockout).
+pub fn started_line(number: u64, total: u64, exact: bool, white: &str, black: &str) -> String {
+    let bound = if exact { "" } else { "at most " };
+    format!("Started game {number} of {bound}{total} ({white} vs {black})")
+}
+
+/// `Finished game 3 (A vs B): 1-0 {White mates}`, as cutechess-cli and
+/// fastchess print it.
+pub fn finished_line(number: u64, white: &str, black: &str, outcome: &Outcome) -> String {
+    format!(
+        "Finished game {number} ({white} vs {black}): {} {{{}}}",
+        outcome.result.pgn(),
+        outcome.detail
+    )
 }
 
 #[cfg(test)]

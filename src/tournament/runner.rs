@@ -23,28 +23,29 @@
 //! until `bestmove`; SAN and the PGN text are made once per game, by the
 //! collector (docs/BENCHMARKS.md, "Match runner", has the costs).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, SystemTime};
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use super::openings::{Opening, OpeningSource};
-use super::schedule::{Schedule, Slot};
+use super::schedule::{Next, Schedule, Scheduler, Slot};
 use crate::engines::{Chess960, EngineSpec, start_engine};
 use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
-use crate::game::{CastlingPolicy, Clock, Game, Outcome, Termination};
+use crate::game::{CastlingPolicy, Clock, Game, GameResult, Outcome, Termination};
 use crate::notation::fen::position_fen;
 use crate::shard::Shard;
 use crate::uci::{GoParams, PositionCommand};
 use crate::uci_client::{EngineError, UciEngine};
+use crate::utc::{UtcTime, pgn_duration};
 
 /// Starts tried per game for an engine that cannot be started, with
 /// `--recover`.
@@ -76,6 +77,9 @@ pub struct FinishedGame {
     pub outcome: Outcome,
     /// Castling-notation errors of White, then Black.
     pub notation_errors: [u32; 2],
+    /// Wall-clock start and end (PGN `GameStartTime`, `GameEndTime`).
+    pub started: SystemTime,
+    pub ended: SystemTime,
 }
 
 /// Tells workers to stop: SIGINT/SIGTERM, or a failure of the collector.
@@ -107,40 +111,52 @@ impl StopSignal {
 
 /// The games still to hand out, in game order, with their openings drawn
 /// as they are reached (a stream: memory does not grow with the number of
-/// games). Openings of games already done are drawn and dropped, so a
-/// resumed tournament sees the same openings as an uninterrupted one.
+/// games). The tournament's [`Scheduler`] decides the games; games already
+/// done (a resume) are fed their recorded results and skipped, and their
+/// openings drawn and dropped, so a resumed tournament sees the same games
+/// and openings as an uninterrupted one.
 pub struct Feed {
     inner: Mutex<FeedState>,
+    /// Signalled when a result comes in or the feed closes (a worker may
+    /// wait for a knockout's next stage).
+    changed: Condvar,
 }
 
 struct FeedState {
-    schedule: Schedule,
-    next: u64,
-    done: BTreeSet<u64>,
+    scheduler: Box<dyn Scheduler>,
+    done: BTreeMap<u64, GameResult>,
     source: OpeningSource,
     /// Openings drawn so far; `current` is the last of them.
     drawn: u64,
     current: Option<Arc<Opening>>,
     /// Pairings whose SPRT decided: their remaining games are skipped.
     closed: Vec<bool>,
+    /// No more games (the collector finished or stopped).
+    shut: bool,
     /// The part of the schedule this process plays (`--shard`).
     shard: Shard,
 }
 
 impl Feed {
-    pub fn new(schedule: Schedule, done: BTreeSet<u64>, source: OpeningSource) -> Feed {
+    /// `done`: games already played, with their results.
+    pub fn new(
+        schedule: &Schedule,
+        done: BTreeMap<u64, GameResult>,
+        source: OpeningSource,
+    ) -> Feed {
         let pairings = schedule.pairings().len();
         Feed {
             inner: Mutex::new(FeedState {
-                schedule,
-                next: 1,
+                scheduler: schedule.scheduler(),
                 done,
                 source,
                 drawn: 0,
                 current: None,
                 closed: vec![false; pairings],
+                shut: false,
                 shard: Shard::WHOLE,
             }),
+            changed: Condvar::new(),
         }
     }
 
@@ -154,29 +170,51 @@ impl Feed {
         self
     }
 
-    /// The next game to play and its opening.
-    pub fn take(&self) -> Option<(Slot, Arc<Opening>)> {
+    /// The next game to play and its opening; `None` when there is none
+    /// left or `stop` is set. May wait for results of games in flight.
+    pub fn take(&self, stop: &StopSignal) -> Option<(Slot, Arc<Opening>)> {
         let mut f = self.inner.lock().ok()?;
         loop {
-            if f.next > f.schedule.games() {
+            if f.shut || stop.is_set() {
                 return None;
             }
-            let number = f.next;
-            f.next += 1;
-            let slot = f.schedule.slot(number);
+            let slot = match f.scheduler.next() {
+                Next::Game(slot) => slot,
+                Next::Done => return None,
+                Next::Wait => {
+                    // A signal does not notify: look again now and then.
+                    f = self
+                        .changed
+                        .wait_timeout(f, Duration::from_millis(50))
+                        .ok()?
+                        .0;
+                    continue;
+                }
+            };
             while f.drawn <= slot.opening {
                 let o = f.source.next_opening();
                 f.current = Some(Arc::new(o));
                 f.drawn += 1;
             }
-            if f.done.contains(&number)
-                || f.closed[slot.pairing]
+            if let Some(&result) = f.done.get(&slot.number) {
+                f.scheduler.record(slot.number, result);
+                continue;
+            }
+            if f.closed.get(slot.pairing).copied().unwrap_or(false)
                 || !super::partition::owns(f.shard, &slot)
             {
                 continue;
             }
             return f.current.clone().map(|o| (slot, o));
         }
+    }
+
+    /// A game's result, for formats whose next games depend on it.
+    pub fn record(&self, number: u64, result: GameResult) {
+        if let Ok(mut f) = self.inner.lock() {
+            f.scheduler.record(number, result);
+        }
+        self.changed.notify_all();
     }
 
     /// Skips the remaining games of a pairing.
@@ -186,6 +224,19 @@ impl Feed {
         {
             *c = true;
         }
+    }
+
+    /// Hands out nothing more; wakes waiting workers.
+    pub fn shut(&self) {
+        if let Ok(mut f) = self.inner.lock() {
+            f.shut = true;
+        }
+        self.changed.notify_all();
+    }
+
+    /// Runs `f` on the scheduler (for a report of where it stands).
+    pub fn with_scheduler<T>(&self, f: impl FnOnce(&dyn Scheduler) -> T) -> Option<T> {
+        self.inner.lock().ok().map(|s| f(s.scheduler.as_ref()))
     }
 }
 
@@ -324,6 +375,7 @@ fn play_game(
     let mut infos = Vec::new();
     let mut notation_errors = [0u32; 2];
     let mut broken = [false; 2];
+    let started = SystemTime::now();
 
     let finish =
         |outcome: Outcome, game: &Game, infos: Vec<MoveInfo>, notation_errors| FinishedGame {
@@ -333,6 +385,8 @@ fn play_game(
             infos,
             outcome,
             notation_errors,
+            started,
+            ended: SystemTime::now(),
         };
 
     // Fresh game on both engines; a failure loses the game before a move.
@@ -499,6 +553,32 @@ pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
         tags.push(("WhiteTimeControl".into(), tw));
         tags.push(("BlackTimeControl".into(), tb));
     }
+    let (sw, sb) = (
+        ctx.engines[w].limits.search_tag(),
+        ctx.engines[b].limits.search_tag(),
+    );
+    if sw == sb {
+        if let Some(s) = sw {
+            tags.push(("SearchLimit".into(), s));
+        }
+    } else {
+        for (colour, s) in [("White", sw), ("Black", sb)] {
+            if let Some(s) = s {
+                tags.push((format!("{colour}SearchLimit"), s));
+            }
+        }
+    }
+    // As cutechess-cli: start and end to the millisecond, the duration in
+    // whole seconds.
+    let (start, end) = (UtcTime::from(g.started), UtcTime::from(g.ended));
+    let secs = g
+        .ended
+        .duration_since(g.started)
+        .unwrap_or_default()
+        .as_secs();
+    tags.push(("GameDuration".into(), pgn_duration(secs)));
+    tags.push(("GameEndTime".into(), end.pgn_timestamp()));
+    tags.push(("GameStartTime".into(), start.pgn_timestamp()));
     tags.push(("Termination".into(), g.outcome.termination.tag().into()));
     for (colour, errors) in [
         ("White", g.notation_errors[0]),
@@ -540,9 +620,16 @@ pub fn run<E>(
     workers: usize,
     first: Vec<Option<UciEngine>>,
     stop: &StopSignal,
+    mut on_start: impl FnMut(&Slot),
     mut on_game: impl FnMut(&FinishedGame) -> Result<Flow, E>,
 ) -> Result<Ended, E> {
-    let (tx, rx) = mpsc::channel::<Played>();
+    // Workers say when a game starts (for the `Started game` line) and
+    // hand in what it became; both reach the caller on this thread.
+    enum Msg {
+        Started(Slot),
+        Played(Played),
+    }
+    let (tx, rx) = mpsc::channel::<Msg>();
     let mut first = Some(first);
     let n = ctx.engines.len();
     let finish = AtomicBool::new(false);
@@ -559,12 +646,15 @@ pub fn run<E>(
                     if stop.is_set() || finish.load(Ordering::SeqCst) {
                         break;
                     }
-                    let Some((slot, opening)) = feed.take() else {
+                    let Some((slot, opening)) = feed.take(stop) else {
                         break;
                     };
+                    if tx.send(Msg::Started(slot)).is_err() {
+                        break;
+                    }
                     let played = play_game(ctx, &mut seats, slot, opening, stop);
                     let last = matches!(played, Played::Abandoned | Played::Forfeit(_, true));
-                    if tx.send(played).is_err() || last {
+                    if tx.send(Msg::Played(played)).is_err() || last {
                         break;
                     }
                 }
@@ -572,28 +662,42 @@ pub fn run<E>(
             });
         }
         drop(tx);
-        for played in rx.iter() {
+        for msg in rx.iter() {
             // A game that ended after SIGINT may have ended because of it
             // (engines share the terminal's process group): abandon it.
             if stop.is_set() {
                 continue;
             }
+            let played = match msg {
+                Msg::Started(slot) => {
+                    on_start(&slot);
+                    continue;
+                }
+                Msg::Played(played) => played,
+            };
             let (g, fatal) = match played {
                 Played::Game(g) => (g, false),
                 Played::Forfeit(g, fatal) => (g, fatal),
                 Played::Abandoned => continue,
             };
-            match on_game(&g) {
+            let flow = on_game(&g);
+            feed.record(g.slot.number, g.outcome.result);
+            match flow {
                 Ok(Flow::Continue) => {}
-                Ok(Flow::Finish) => finish.store(true, Ordering::SeqCst),
+                Ok(Flow::Finish) => {
+                    finish.store(true, Ordering::SeqCst);
+                    feed.shut();
+                }
                 Err(e) => {
                     stop.abort();
+                    feed.shut();
                     return Err(e);
                 }
             }
             if fatal {
                 ended = Ended::EngineLost;
                 stop.abort();
+                feed.shut();
             }
         }
         Ok(())

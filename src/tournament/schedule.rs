@@ -1,5 +1,9 @@
-//! Which games a tournament plays, computed from the game number alone (no
-//! list is ever built, so memory does not grow with `--games`).
+//! Which games a tournament plays. The runner asks a [`Scheduler`] for the
+//! next game given the results so far ([`Schedule::scheduler`]): round
+//! robin and gauntlet ([`Fixed`]) compute each game from its number alone
+//! (no list is ever built, so memory does not grow with `--games`) and
+//! never wait; a knockout ([`super::knockout`]) hands out a round's games
+//! as the previous ones finish.
 //!
 //! * Pairings: round robin, every engine against every other (`(0,1),
 //!   (0,2), …, (1,2), …`); gauntlet, the first engine against each other
@@ -41,6 +45,9 @@ pub enum TournamentKind {
     RoundRobin,
     /// The first engine plays every other one.
     Gauntlet,
+    /// A seeded bracket: the winner of each encounter goes on
+    /// ([`super::knockout`]).
+    Knockout,
 }
 
 /// Why a schedule cannot be made (usage errors).
@@ -52,6 +59,8 @@ pub enum ScheduleError {
     NoGames,
     #[error("--rounds must be at least 1 (got 0)")]
     NoRounds,
+    #[error("a knockout is one bracket: --rounds must be 1 (got {0})")]
+    KnockoutRounds(u64),
     #[error(
         "--games {games} --rounds {rounds} with {pairings} pairing(s) makes {total} games (each opening twice, colours reversed); at most {MAX_GAMES} fit"
     )]
@@ -119,16 +128,28 @@ impl Schedule {
         if rounds == 0 {
             return Err(ScheduleError::NoRounds);
         }
-        let pairings: Vec<[usize; 2]> = match kind {
-            TournamentKind::RoundRobin => (0..engines)
+        if kind == TournamentKind::Knockout && rounds != 1 {
+            return Err(ScheduleError::KnockoutRounds(rounds));
+        }
+        let all = || -> Vec<[usize; 2]> {
+            (0..engines)
                 .flat_map(|a| (a + 1..engines).map(move |b| [a, b]))
-                .collect(),
+                .collect()
+        };
+        let pairings: Vec<[usize; 2]> = match kind {
+            // A knockout's encounters are among all pairs; the standings
+            // show those that played.
+            TournamentKind::RoundRobin | TournamentKind::Knockout => all(),
             TournamentKind::Gauntlet => (1..engines).map(|b| [0, b]).collect(),
         };
         let openings_per_round = games.div_ceil(2);
-        let total = (u128::from(openings_per_round) * 2)
-            .saturating_mul(u128::from(rounds))
-            .saturating_mul(pairings.len() as u128);
+        let total = match kind {
+            // The most it can play (every encounter to its last tiebreak).
+            TournamentKind::Knockout => super::knockout::max_games(engines, openings_per_round),
+            _ => (u128::from(openings_per_round) * 2)
+                .saturating_mul(u128::from(rounds))
+                .saturating_mul(pairings.len() as u128),
+        };
         if total > u128::from(MAX_GAMES) {
             return Err(ScheduleError::TooManyGames {
                 games,
@@ -160,9 +181,36 @@ impl Schedule {
         &self.pairings
     }
 
-    /// Total games.
+    /// Total games (for a knockout, the most it can play).
     pub fn games(&self) -> u64 {
         self.games
+    }
+
+    /// Whether [`Schedule::games`] is the number played (not a bound).
+    pub fn games_exact(&self) -> bool {
+        self.kind != TournamentKind::Knockout
+    }
+
+    /// Index into [`Schedule::pairings`] of the pairing of engines `a` and
+    /// `b` (either order); `None` where they do not meet (a gauntlet's
+    /// others).
+    pub fn pairing_of(&self, a: usize, b: usize) -> Option<usize> {
+        let (lo, hi) = (a.min(b), a.max(b));
+        self.pairings.iter().position(|p| *p == [lo, hi])
+    }
+
+    /// The games, asked for one at a time as results come in.
+    pub fn scheduler(&self) -> Box<dyn Scheduler> {
+        match self.kind {
+            TournamentKind::Knockout => Box::new(super::knockout::Knockout::new(
+                self.engines,
+                self.openings_per_round,
+            )),
+            _ => Box::new(Fixed {
+                schedule: self.clone(),
+                next: 1,
+            }),
+        }
     }
 
     pub fn rounds(&self) -> u64 {
@@ -174,7 +222,9 @@ impl Schedule {
         self.openings_per_round * self.rounds
     }
 
-    /// Game `number` (1-based, at most [`Schedule::games`]).
+    /// Game `number` (1-based, at most [`Schedule::games`]) of a round
+    /// robin or gauntlet (a knockout's games depend on results: its
+    /// [`Scheduler`] knows them).
     pub fn slot(&self, number: u64) -> Slot {
         let pair = (number - 1) / 2;
         let p = self.pairings.len() as u64;
@@ -201,6 +251,64 @@ impl Schedule {
             .filter(move |g| !done.contains(g))
             .map(|g| self.slot(g))
     }
+}
+
+/// What the runner gets when it asks for a game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Next {
+    Game(Slot),
+    /// Nothing until a game in flight finishes (a knockout's next stage).
+    Wait,
+    /// The tournament has no more games.
+    Done,
+}
+
+/// The seam between a tournament format and the runner: the runner asks
+/// for the next game and reports each result; a format decides pairings,
+/// colours and game numbers. Game numbers must come in increasing order,
+/// each pair `2k−1, 2k` on opening `k − 1` (the PGN and the state file
+/// rely on it); a format that waits must have a game in flight.
+pub trait Scheduler: Send {
+    fn next(&mut self) -> Next;
+    /// The result of a game it handed out.
+    fn record(&mut self, number: u64, result: crate::game::GameResult);
+    /// No game is left (whatever happens to those in flight).
+    fn finished(&self) -> bool;
+    /// Where the format stands, in words (a knockout's bracket); `None`
+    /// when the standings say it all.
+    fn describe(&self, _name: &dyn Fn(usize) -> String) -> Option<String> {
+        None
+    }
+}
+
+/// Round robin and gauntlet: game after game by number, results ignored.
+pub struct Fixed {
+    schedule: Schedule,
+    next: u64,
+}
+
+impl Scheduler for Fixed {
+    fn next(&mut self) -> Next {
+        if self.next > self.schedule.games() {
+            return Next::Done;
+        }
+        let slot = self.schedule.slot(self.next);
+        self.next += 1;
+        Next::Game(slot)
+    }
+
+    fn record(&mut self, _number: u64, _result: crate::game::GameResult) {}
+
+    fn finished(&self) -> bool {
+        self.next > self.schedule.games()
+    }
+}
+
+/// Index of the pair `a < b` among all pairs of `engines` engines in
+/// round-robin order (`(0,1), (0,2), …, (1,2), …`).
+pub fn pairing_index(engines: usize, a: usize, b: usize) -> usize {
+    let (a, b) = (a.min(b), a.max(b));
+    a * (2 * engines - a - 1) / 2 + (b - a - 1)
 }
 
 #[cfg(test)]
@@ -267,6 +375,23 @@ mod tests {
         assert_eq!(
             Schedule::new(TournamentKind::Gauntlet, 2, 0, 1),
             Err(ScheduleError::NoGames)
+        );
+    }
+
+    #[test]
+    fn pairing_index_is_round_robin_order() {
+        let s = Schedule::new(TournamentKind::RoundRobin, 5, 2, 1).unwrap();
+        for (i, &[a, b]) in s.pairings().iter().enumerate() {
+            assert_eq!(pairing_index(5, a, b), i);
+            assert_eq!(pairing_index(5, b, a), i);
+            assert_eq!(s.pairing_of(b, a), Some(i));
+        }
+        let k = Schedule::new(TournamentKind::Knockout, 4, 2, 1).unwrap();
+        assert_eq!(k.games(), 3 * 2 * (1 + 3));
+        assert!(!k.games_exact());
+        assert_eq!(
+            Schedule::new(TournamentKind::Knockout, 4, 2, 2),
+            Err(ScheduleError::KnockoutRounds(2))
         );
     }
 

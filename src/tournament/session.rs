@@ -11,17 +11,17 @@
 //! colours, so the resumed PGN holds exactly the games of an uninterrupted
 //! run.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
-use super::output::{OutputError, PgnWriter, Progress, write_json};
+use super::output::{OutputError, PgnWriter, Progress, finished_line, started_line, write_json};
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
-use super::schedule::Schedule;
+use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
@@ -57,9 +57,14 @@ impl TournamentError {
 }
 
 /// How the tournament is run.
-pub struct Options {
+pub struct Options<'a> {
     pub resume: bool,
+    /// The progress bar on stderr (for a terminal).
     pub progress: bool,
+    /// Where the live lines go, one call a line (`Started game …`,
+    /// `Finished game …`, the standings every `rating_interval` games);
+    /// `None` for none (`--quiet`).
+    pub lines: Option<&'a dyn Fn(&str)>,
 }
 
 /// How it ended.
@@ -69,6 +74,8 @@ pub struct Report {
     pub seed: u64,
     /// The SPRT decided every pairing it watches before the schedule's end.
     pub sprt_stopped: bool,
+    /// Where the format stands in words (a knockout's bracket).
+    pub bracket: Option<String>,
 }
 
 /// The state file: `--state`, else next to the PGN.
@@ -102,12 +109,9 @@ pub struct DryRun {
 /// Walks the whole schedule, drawing every opening, without engines
 /// (memory stays constant: the schedule and openings are streams).
 pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentError> {
-    let feed = Feed::new(
-        s.schedule.clone(),
-        BTreeSet::new(),
-        opening_source(s, seed)?,
-    )
-    .with_shard(s.shard);
+    let feed =
+        Feed::new(&s.schedule, BTreeMap::new(), opening_source(s, seed)?).with_shard(s.shard);
+    let stop = StopSignal::new(Arc::new(AtomicBool::new(false)));
     let mut out = DryRun {
         games: 0,
         pairings: s.schedule.pairings().to_vec(),
@@ -115,7 +119,10 @@ pub fn dry_run(s: &TournamentSettings, seed: u64) -> Result<DryRun, TournamentEr
         first: Vec::new(),
     };
     let mut last_opening = None;
-    while let Some((slot, opening)) = feed.take() {
+    while let Some((slot, opening)) = feed.take(&stop) {
+        // A knockout's next games depend on results: walk its longest
+        // course (every game drawn, every tiebreak played).
+        feed.record(slot.number, crate::game::GameResult::Draw);
         out.games += 1;
         if last_opening != Some(slot.opening) {
             out.openings += 1;
@@ -309,9 +316,11 @@ pub fn run(
     let id = identity(&s, &names, seed);
 
     let mut standings = Standings::new(&names, s.schedule.pairings(), s.sprt);
+    // A knockout lists every pair of engines; only those that met matter.
+    standings.hide_empty_pairings = !s.schedule.games_exact();
     // The games this process plays: the shard's part of the schedule.
     let own_games = super::partition::games_of(s.shard, &s.schedule);
-    let mut done = BTreeSet::new();
+    let mut done = BTreeMap::new();
     let mut st = match previous {
         Some(prev) => {
             let diff = differences(&prev.identity, &id);
@@ -325,8 +334,13 @@ pub fn run(
                 )));
             }
             for r in &prev.games {
-                if r.number >= 1 && r.number <= s.schedule.games() && done.insert(r.number) {
-                    standings.record(&GameSummary::of(&s.schedule, r));
+                if r.number >= 1
+                    && r.number <= s.schedule.games()
+                    && !done.contains_key(&r.number)
+                    && let Some(summary) = GameSummary::of(&s.schedule, r)
+                {
+                    done.insert(r.number, r.result);
+                    standings.record(&summary);
                 }
             }
             if let Some(pgn) = &s.pgn {
@@ -376,6 +390,7 @@ pub fn run(
             ("Event".into(), "uci960 match".into()),
             ("Site".into(), "?".into()),
             ("Date".into(), crate::utc::UtcTime::now().pgn_date()),
+            ("Variant".into(), s.pgn_variant.tag().into()),
             (
                 "Start".into(),
                 match &s.openings {
@@ -388,8 +403,7 @@ pub fn run(
     };
     let remaining = own_games.saturating_sub(done.len() as u64);
     let workers = (s.concurrency as u64).min(remaining.max(1)) as usize;
-    let feed =
-        Feed::new(s.schedule.clone(), done.clone(), opening_source(&s, seed)?).with_shard(s.shard);
+    let feed = Feed::new(&s.schedule, done.clone(), opening_source(&s, seed)?).with_shard(s.shard);
     // The shared SPRT: shards in one run directory decide on all their
     // games together (rundir.rs).
     let mut siblings = match (&s.run_dir, s.sprt, st.identity.get("settings")) {
@@ -421,6 +435,23 @@ pub fn run(
         json["seed"] = serde_json::json!(seed);
         json
     };
+    let total = s.schedule.games();
+    let say = |text: &str| {
+        if let Some(lines) = opts.lines {
+            progress.suspend(|| lines(text));
+        }
+    };
+    let name = |i: usize| ctx.engines[i].name.as_str();
+    let exact = s.schedule.games_exact();
+    let on_start = |slot: &Slot| {
+        say(&started_line(
+            slot.number,
+            total,
+            exact,
+            name(slot.white),
+            name(slot.black),
+        ));
+    };
     let on_game = |g: &FinishedGame| -> Result<Flow, TournamentError> {
         if let Some(w) = pgn.as_mut() {
             w.write_game(&runner::game_pgn(&ctx, g))?;
@@ -431,8 +462,12 @@ pub fn run(
             result: g.outcome.result,
             termination: g.outcome.termination,
             notation_errors: g.notation_errors,
+            white: Some(g.slot.white),
+            black: Some(g.slot.black),
         };
-        standings.record(&GameSummary::of(&s.schedule, &record));
+        if let Some(summary) = GameSummary::of(&s.schedule, &record) {
+            standings.record(&summary);
+        }
         st.games.push(record);
         if let Some(path) = &state_file {
             st.save(path)?;
@@ -441,6 +476,19 @@ pub fn run(
             write_json(path, &json_doc(&standings, false))?;
         }
         progress.game_done(standings.score_line());
+        say(&finished_line(
+            g.slot.number,
+            name(g.slot.white),
+            name(g.slot.black),
+            &g.outcome,
+        ));
+        let played = standings.games();
+        if s.rating_interval > 0 && played.is_multiple_of(s.rating_interval) && played < total {
+            say(&format!(
+                "Standings after {played} of {total} games:\n{}",
+                standings.render()
+            ));
+        }
         let decided = match siblings.as_mut() {
             Some(sib) if sib.due() => {
                 close_decided(&combined(&names, &s, &st.games, &sib.refresh(log)), &feed)
@@ -454,8 +502,11 @@ pub fn run(
         }
         Ok(Flow::Continue)
     };
-    let ended = runner::run(&ctx, &feed, workers, first, &stop, on_game);
+    let ended = runner::run(&ctx, &feed, workers, first, &stop, on_start, on_game);
     progress.finish();
+    let bracket = feed
+        .with_scheduler(|sch| sch.describe(&|i| ctx.engines[i].name.clone()))
+        .flatten();
     let ended = ended?;
     if let Some(path) = &s.json {
         write_json(path, &json_doc(&standings, ended == Ended::Interrupted))?;
@@ -465,6 +516,7 @@ pub fn run(
         ended,
         seed,
         sprt_stopped: sprt_stopped && (st.games.len() as u64) < own_games,
+        bracket,
     })
 }
 
@@ -488,8 +540,10 @@ fn combined(
     let mut all = Standings::new(names, s.schedule.pairings(), s.sprt);
     let mut seen = BTreeSet::new();
     for r in own.iter().chain(siblings) {
-        if seen.insert(r.number) {
-            all.record(&GameSummary::of(&s.schedule, r));
+        if seen.insert(r.number)
+            && let Some(g) = GameSummary::of(&s.schedule, r)
+        {
+            all.record(&g);
         }
     }
     all

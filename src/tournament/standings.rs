@@ -36,20 +36,38 @@ pub struct GameSummary {
 }
 
 impl GameSummary {
-    /// A recorded game (state file) placed in its schedule.
-    pub fn of(schedule: &super::schedule::Schedule, r: &super::state::GameRecord) -> GameSummary {
-        let slot = schedule.slot(r.number);
-        GameSummary {
+    /// A recorded game (state file) placed in its schedule; `None` for a
+    /// record that names engines this tournament does not pair (a damaged
+    /// state file).
+    pub fn of(
+        schedule: &super::schedule::Schedule,
+        r: &super::state::GameRecord,
+    ) -> Option<GameSummary> {
+        let (white, black) = match (r.white, r.black) {
+            (Some(w), Some(b)) => (w, b),
+            // Older state files: round robin and gauntlet games follow from
+            // their number (a knockout's records always name their engines).
+            _ if schedule.games_exact() => {
+                let slot = schedule.slot(r.number);
+                (slot.white, slot.black)
+            }
+            _ => return None,
+        };
+        if white == black || r.number == 0 {
+            return None;
+        }
+        Some(GameSummary {
             number: r.number,
-            pair: slot.pair,
-            pairing: slot.pairing,
-            white: slot.white,
-            black: slot.black,
-            first_white: slot.first_white,
+            pair: (r.number - 1) / 2,
+            pairing: schedule.pairing_of(white, black)?,
+            white,
+            black,
+            // Every pairing's first engine is the lower index.
+            first_white: white < black,
             result: r.result,
             termination: r.termination,
             notation_errors: r.notation_errors,
-        }
+        })
     }
 }
 
@@ -99,6 +117,9 @@ pub struct Standings {
     pub engines: Vec<EngineTally>,
     pub pairings: Vec<PairingTally>,
     pub sprt: Option<Sprt>,
+    /// Leave pairings without games out of the table and JSON (a
+    /// knockout, whose pairings are all pairs of engines).
+    pub hide_empty_pairings: bool,
     games: u64,
     terminations: BTreeMap<&'static str, u32>,
 }
@@ -122,6 +143,7 @@ impl Standings {
                 })
                 .collect(),
             sprt,
+            hide_empty_pairings: false,
             games: 0,
             terminations: BTreeMap::new(),
         }
@@ -182,12 +204,18 @@ impl Standings {
         self.sprt.as_ref()
     }
 
+    /// Pairing `i`'s LLR under `s`.
+    fn llr(&self, s: &Sprt, i: usize) -> f64 {
+        let p = &self.pairings[i];
+        s.llr(&p.wdl, &p.pentanomial)
+    }
+
     /// The SPRT verdict of each pairing that has one.
     pub fn sprt_verdicts(&self) -> Vec<(usize, SprtVerdict)> {
         (0..self.pairings.len())
             .filter_map(|i| {
                 let s = self.sprt_for(i)?;
-                Some((i, s.verdict(s.llr(&self.pairings[i].pentanomial))))
+                Some((i, s.verdict(self.llr(s, i))))
             })
             .collect()
     }
@@ -276,6 +304,9 @@ impl Standings {
         }
         let _ = writeln!(out, "\nGames: {}", self.games);
         for (i, p) in self.pairings.iter().enumerate() {
+            if self.hide_empty_pairings && p.wdl.games() == 0 {
+                continue;
+            }
             let _ = writeln!(
                 out,
                 "{}: {} games, +{} ={} -{}",
@@ -303,15 +334,16 @@ impl Standings {
                 p.pentanomial.0
             );
             if let Some(s) = self.sprt_for(i) {
-                let llr = s.llr(&p.pentanomial);
+                let llr = self.llr(s, i);
                 let (lo, hi) = s.bounds();
                 let _ = writeln!(
                     out,
-                    "  SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {}",
+                    "  SPRT elo0={} elo1={} alpha={} beta={} model={}: LLR {:.2} [{:.2}, {:.2}] {}",
                     s.elo0,
                     s.elo1,
                     s.alpha,
                     s.beta,
+                    s.model.name(),
                     llr,
                     lo,
                     hi,
@@ -362,13 +394,15 @@ impl Standings {
             .pairings
             .iter()
             .enumerate()
+            .filter(|(_, p)| !(self.hide_empty_pairings && p.wdl.games() == 0))
             .map(|(i, p)| {
                 let (elo, err, one_sided) = elo_json(p.wdl.elo());
                 let sprt = self.sprt_for(i).map(|s| {
-                    let llr = s.llr(&p.pentanomial);
+                    let llr = self.llr(s, i);
                     let (lo, hi) = s.bounds();
                     json!({
                         "elo0": s.elo0, "elo1": s.elo1, "alpha": s.alpha, "beta": s.beta,
+                        "model": s.model.name(),
                         "llr": llr, "lower_bound": lo, "upper_bound": hi,
                         "verdict": s.verdict(llr),
                     })

@@ -24,6 +24,12 @@ pub struct GameRecord {
     /// Castling-notation errors of White, then Black.
     #[serde(default)]
     pub notation_errors: [u32; 2],
+    /// Engine indices of White and Black (a knockout's pairings depend on
+    /// results; absent in older state files, where the schedule gives them).
+    #[serde(default)]
+    pub white: Option<usize>,
+    #[serde(default)]
+    pub black: Option<usize>,
 }
 
 /// The whole state.
@@ -149,6 +155,8 @@ mod tests {
             result: GameResult::Draw,
             termination: Termination::Threefold,
             notation_errors: [0, 1],
+            white: Some(1),
+            black: Some(0),
         });
         s.pgn_bytes = 1234;
         s.save(&path).unwrap();
@@ -157,6 +165,8 @@ mod tests {
             result: GameResult::WhiteWins,
             termination: Termination::Crash,
             notation_errors: [0, 0],
+            white: None,
+            black: None,
         });
         s.save(&path).unwrap();
         assert_eq!(State::load(&path).unwrap(), Some(s));

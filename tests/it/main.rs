@@ -31,7 +31,11 @@ mod hostile_input;
 #[cfg(target_os = "linux")]
 mod io_robustness;
 #[cfg(target_os = "linux")]
+mod knockout;
+#[cfg(target_os = "linux")]
 mod match_adjudication;
+#[cfg(target_os = "linux")]
+mod match_conventions;
 #[cfg(target_os = "linux")]
 mod match_runner;
 #[cfg(target_os = "linux")]
@@ -52,6 +56,8 @@ mod proxy_log;
 mod proxy_piped;
 #[cfg(target_os = "linux")]
 mod proxy_python;
+#[cfg(target_os = "linux")]
+mod remote;
 #[cfg(target_os = "linux")]
 mod tournament;
 #[cfg(target_os = "linux")]

@@ -377,8 +377,10 @@ fn without_engines_the_built_in_engine_plays_itself() {
     common::assert_ok(&out);
     assert!(stdout.contains("Games: 2"), "{stdout}");
     let text = std::fs::read_to_string(&pgn).unwrap();
-    assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 2);
-    assert!(text.contains("[TimeControl \"nodes=300\"]"));
+    assert_eq!(text.matches("[Variant \"fischerandom\"]").count(), 2);
+    // cutechess-cli's form: no clock is `inf`; the node limit has its own tag.
+    assert!(text.contains("[TimeControl \"inf\"]"), "{text}");
+    assert!(text.contains("[SearchLimit \"nodes=300\"]"), "{text}");
 }
 
 /// Starts and `ucinewgame`s logged by the mock engines for a 4-game match.

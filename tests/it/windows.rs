@@ -269,3 +269,99 @@ fn engine_paths_with_spaces_and_relative_to_dir() {
     p.send("quit");
     assert_eq!(p.finish().0.code(), Some(0));
 }
+
+/// `uci960.exe proxy --remote` against `uci960.exe serve` (under wine a
+/// Windows program pipes only to Windows programs, so both ends are the
+/// Windows build): the fingerprint is pinned, the built-in engine plays
+/// through the link with the proxy's start-position injection on the
+/// client side, a wrong token is refused, and the engine ends with the
+/// connection.
+#[test]
+fn proxy_remote_reaches_serve_over_tls() {
+    let dir = scratch("remote");
+    let token = "windows-token-0123456789abcdef";
+    std::fs::write(
+        dir.join("tokens.sha256"),
+        format!("{}\n", uci960::remote::token::TokenHash::of(token).to_hex()),
+    )
+    .unwrap();
+    std::fs::write(dir.join("token.txt"), format!("{token}\r\n")).unwrap();
+    std::fs::write(dir.join("bad.txt"), "wrong-token-0123456789abcdef\n").unwrap();
+    // The built-in engine is `uci960.exe engine`: an allow-list entry with
+    // arguments, so a config (TOML literal strings keep the backslashes).
+    std::fs::write(
+        dir.join("serve.toml"),
+        format!(
+            "listen = '127.0.0.1:0'\ntoken-file = 'tokens.sha256'\ncert = 'cert.pem'\nkey = 'key.pem'\n\
+             [engines.builtin]\ncmd = '{}'\nargs = ['engine']\n",
+            uci960()
+        ),
+    )
+    .unwrap();
+    let mut serve = Command::new(common::uci960());
+    serve
+        .args(["serve", "--config"])
+        .arg(dir.join("serve.toml"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut server = serve.spawn().expect("start serve");
+    let log = common::client::line_reader(server.stderr.take().unwrap());
+    let listening = loop {
+        let (_, line) = log.recv_timeout(GUARD).expect("serve prints its address");
+        if line.contains("listening on") {
+            break line;
+        }
+    };
+    let port = listening
+        .split("listening on 127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{listening}"))
+        .to_string();
+    let url = format!("uci960s://127.0.0.1:{port}/builtin");
+    let known = dir.join("known_hosts");
+    let known = known.display().to_string();
+    let bad = dir.join("bad.txt").display().to_string();
+    let mut refused = proxy(&[
+        "--remote",
+        &url,
+        "--token-file",
+        &bad,
+        "--known-hosts",
+        &known,
+    ]);
+    refused.send("uci");
+    let lines = refused.until(|l| l == "uciok");
+    assert!(
+        lines.iter().any(|l| l.contains("authentication failed")),
+        "{lines:?}"
+    );
+    let good = dir.join("token.txt").display().to_string();
+    let mut p = proxy(&[
+        "--remote",
+        &url,
+        "--token-file",
+        &good,
+        "--known-hosts",
+        &known,
+        "--start",
+        "sp:518",
+    ]);
+    p.send("uci");
+    p.until(|l| l == "uciok");
+    p.send("ucinewgame");
+    p.send("position startpos");
+    let (best, _) = p.go("go depth 2");
+    assert!(best.starts_with("bestmove "), "{best}");
+    p.send("quit");
+    let status = wait_exit(&mut p.child, GUARD).expect("the proxy exits after quit");
+    assert!(status.success(), "{status:?}");
+    assert!(
+        std::fs::read_to_string(dir.join("known_hosts"))
+            .unwrap()
+            .contains("SHA256:")
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+}
