@@ -15,7 +15,7 @@ use crate::proxy::config::{ProxyConfig, RemoteSection, parse_start};
 use crate::proxy::failed_start;
 use crate::proxy::locate::Lookup;
 use crate::proxy::transport::Target;
-use crate::proxy::{GuiCastling, Settings};
+use crate::proxy::{GuiCastling, GuiProfile, Settings};
 use crate::remote::client::{ClientSettings, default_known_hosts};
 use crate::remote::{RemoteAddress, token};
 use crate::start::method::{MethodSpec, PositionSource};
@@ -38,11 +38,16 @@ pub struct ProxyArgs {
     /// FEN castling flavour sent to the engine for Chess960 positions.
     #[arg(long, value_name = "shredder|xfen")]
     pub engine_fen: Option<FenFlavour>,
-    /// Castling notation the GUI uses.
-    #[arg(long, value_name = "auto|kxr|standard")]
+    /// Castling notation the GUI uses (`o-o`: `O-O`/`O-O-O`).
+    #[arg(long, value_name = "auto|kxr|standard|o-o")]
     pub gui_castling: Option<GuiCastling>,
+    /// The GUI in front of the proxy, for its known quirks (docs/PROXY.md,
+    /// "GUI profiles"); `auto` recognises them all.
+    #[arg(long, value_name = "auto|cutechess|arena|xboard|python-chess")]
+    pub gui: Option<GuiProfile>,
     /// Append every line, timestamped, to this file: `{pid}`, `{time}` and
-    /// `{engine}` are filled in; a directory gets a file per instance.
+    /// `{engine}` (or `%p`, `%t`, `%e`) are filled in; a directory gets a
+    /// file per instance.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
     /// Seconds without `readyok`/`bestmove` after `isready`/`stop` before
@@ -113,6 +118,9 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(Target, Settings)> {
     }
     if let Some(c) = args.gui_castling {
         settings.gui_castling = c;
+    }
+    if let Some(g) = args.gui {
+        settings.gui = g;
     }
     if args.log.is_some() {
         settings.log = args.log.clone();

@@ -15,7 +15,8 @@
 //! start = "gui"          # or die, bag-redraw, sp:518, book:PATH, …
 //! seed = 42
 //! engine-fen = "shredder"
-//! gui-castling = "auto"
+//! gui-castling = "auto"   # or kxr, standard, o-o
+//! gui = "auto"            # or cutechess, arena, xboard, python-chess
 //! log = "/tmp/uci960-proxy.log"
 //! silence-timeout = 10   # seconds without readyok/bestmove before a report
 //!
@@ -30,6 +31,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::options::GuiCastling;
+use super::profile::GuiProfile;
 use crate::engines::{EngineKeys, EngineKeysError, OptionError};
 use crate::files::FileError;
 use crate::notation::fen::FenFlavour;
@@ -45,6 +47,8 @@ pub struct Settings {
     pub seed: Option<u64>,
     pub engine_fen: FenFlavour,
     pub gui_castling: GuiCastling,
+    /// The GUI's profile (its known quirks).
+    pub gui: GuiProfile,
     pub log: Option<PathBuf>,
     /// Engine options to set after the handshake, in order.
     pub engine_options: Vec<(String, String)>,
@@ -58,6 +62,7 @@ impl Default for Settings {
             seed: None,
             engine_fen: FenFlavour::Shredder,
             gui_castling: GuiCastling::Auto,
+            gui: GuiProfile::Auto,
             log: None,
             engine_options: Vec::new(),
             silence_timeout: Duration::from_secs(10),
@@ -163,6 +168,7 @@ pub struct ProxySection {
     pub seed: Option<u64>,
     pub engine_fen: Option<FenFlavour>,
     pub gui_castling: Option<GuiCastling>,
+    pub gui: Option<GuiProfile>,
     pub log: Option<PathBuf>,
     pub silence_timeout: Option<f64>,
 }
@@ -215,6 +221,9 @@ impl ProxyConfig {
         if let Some(c) = p.gui_castling {
             s.gui_castling = c;
         }
+        if let Some(g) = p.gui {
+            s.gui = g;
+        }
         s.log = p.log.clone();
         if let Some(t) = p.silence_timeout {
             s.silence_timeout = crate::seconds::config_key("silence-timeout", t)?;
@@ -262,6 +271,7 @@ start = "sp:518,0"
 seed = 7
 engine-fen = "xfen"
 gui-castling = "kxr"
+gui = "arena"
 silence-timeout = 2.5
 "#,
         )
@@ -271,6 +281,7 @@ silence-timeout = 2.5
         assert_eq!(s.seed, Some(7));
         assert_eq!(s.engine_fen, FenFlavour::XFen);
         assert_eq!(s.gui_castling, GuiCastling::Kxr);
+        assert_eq!(s.gui, GuiProfile::Arena);
         assert_eq!(s.silence_timeout, Duration::from_millis(2500));
         assert_eq!(
             s.engine_options,
@@ -302,6 +313,14 @@ silence-timeout = 2.5
             .unwrap_err()
             .to_string();
         assert!(err.contains("bogus"), "{err}");
+        // An unknown GUI is named with the known ones, at its line.
+        let err = ProxyConfig::parse("[proxy]\ngui = \"banksia\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("line 2") && err.contains("banksia") && err.contains("xboard"),
+            "{err}"
+        );
         let c = ProxyConfig::parse("[proxy]\nstart = \"dice\"").unwrap();
         let err = format!("{:#}", c.settings().unwrap_err());
         assert!(err.contains("dice"), "{err}");

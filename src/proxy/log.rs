@@ -5,7 +5,9 @@
 //! Decisions (issue 16, and issue 12 for the hostile cases):
 //! * A GUI starts every instance with the same arguments, so the path is a
 //!   template: `{pid}`, `{time}` (start time, `20261201T114000Z`) and
-//!   `{engine}` (the engine program's file name) are filled in; a directory
+//!   `{engine}` (the engine program's file name) are filled in, or their
+//!   brace-free forms `%p`, `%t`, `%e` (XBoard reads braces in an engine
+//!   command as quoting; the letters are core(5)'s); a directory
 //!   (an existing one, or a path ending in `/`) gets the name
 //!   `uci960-{engine}-{time}-{pid}.log`, which two instances cannot share.
 //!   Every line carries the pid all the same, so a file that several
@@ -163,8 +165,8 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
-/// The log path for a template: `{pid}`, `{time}` and `{engine}` filled
-/// in; a directory gets a file name of its own.
+/// The log path for a template: `{pid}`, `{time}` and `{engine}` (or
+/// `%p`, `%t`, `%e`) filled in; a directory gets a file name of its own.
 pub fn expand(template: &Path, pid: u32, now: SystemTime, engine: &str) -> PathBuf {
     let Some(text) = template.to_str() else {
         return template.to_path_buf();
@@ -195,11 +197,38 @@ pub fn expand(template: &Path, pid: u32, now: SystemTime, engine: &str) -> PathB
         .take_while(|c| *c != '.')
         .chain(std::iter::once('Z'))
         .collect();
-    PathBuf::from(
-        text.replace("{pid}", &pid.to_string())
-            .replace("{time}", &time)
-            .replace("{engine}", &engine_name),
-    )
+    let text = text
+        .replace("{pid}", &pid.to_string())
+        .replace("{time}", &time)
+        .replace("{engine}", &engine_name);
+    PathBuf::from(fill_percent(&text, pid, &time, &engine_name))
+}
+
+/// The brace-free placeholders, named as in core(5)'s `core_pattern`:
+/// `%p` the pid, `%t` the time, `%e` the engine, `%%` a `%`; any other `%`
+/// stays as written.
+fn fill_percent(text: &str, pid: u32, time: &str, engine: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let rest = chars.clone().next();
+        match rest {
+            Some('p') => out.push_str(&pid.to_string()),
+            Some('t') => out.push_str(time),
+            Some('e') => out.push_str(engine),
+            Some('%') => out.push('%'),
+            _ => {
+                out.push('%');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    out
 }
 
 /// `2026-11-30T14:21:16.123456Z`.
@@ -228,6 +257,12 @@ mod tests {
         // Odd characters in an engine name do not make odd file names.
         let p = expand(Path::new("{engine}.log"), 1, t, "C:/e/My Engine (x64).exe");
         assert_eq!(p, PathBuf::from("My_Engine__x64_.log"));
+        // The brace-free form (XBoard reads braces as quoting), as core(5).
+        let p = expand(Path::new("/tmp/%e-%t-%p-100%%-%x%.log"), 42, t, "stockfish");
+        assert_eq!(
+            p,
+            PathBuf::from("/tmp/stockfish-20251130T142116Z-42-100%-%x%.log")
+        );
         // A plain path stays as it is.
         assert_eq!(
             expand(Path::new("/tmp/p.log"), 1, t, "sf"),

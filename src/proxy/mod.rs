@@ -30,10 +30,12 @@ pub mod failed_start;
 pub mod locate;
 pub mod log;
 pub mod options;
+pub mod profile;
 pub mod run;
 pub mod session;
 pub mod transport;
 
 pub use config::{ProxyConfig, Settings};
 pub use options::GuiCastling;
+pub use profile::GuiProfile;
 pub use session::{Out, Session};

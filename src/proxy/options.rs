@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::profile::PROFILE_NAMES;
 use crate::keyword::UnknownWord;
 use crate::start::method::METHOD_NAMES;
 use crate::uci::{OptionDecl, OptionKind};
@@ -22,6 +23,9 @@ pub enum GuiCastling {
     Auto,
     Kxr,
     Standard,
+    /// `O-O`/`O-O-O` (reported of Arena in Chess960; see `profile`).
+    #[serde(rename = "o-o")]
+    Named,
 }
 
 impl FromStr for GuiCastling {
@@ -31,10 +35,11 @@ impl FromStr for GuiCastling {
             "auto" => Ok(GuiCastling::Auto),
             "kxr" => Ok(GuiCastling::Kxr),
             "standard" => Ok(GuiCastling::Standard),
+            "o-o" => Ok(GuiCastling::Named),
             other => Err(UnknownWord::new(
                 "GUI castling notation",
                 other,
-                "auto, kxr or standard",
+                "auto, kxr, standard or o-o",
             )),
         }
     }
@@ -46,6 +51,7 @@ impl fmt::Display for GuiCastling {
             GuiCastling::Auto => "auto",
             GuiCastling::Kxr => "kxr",
             GuiCastling::Standard => "standard",
+            GuiCastling::Named => "o-o",
         })
     }
 }
@@ -59,6 +65,7 @@ pub enum ProxyOption {
     Book,
     EngineFen,
     GuiCastling,
+    Gui,
     Log,
 }
 
@@ -74,22 +81,27 @@ impl ProxyOption {
             "book" => ProxyOption::Book,
             "enginefen" => ProxyOption::EngineFen,
             "guicastling" => ProxyOption::GuiCastling,
+            "gui" => ProxyOption::Gui,
             "log" => ProxyOption::Log,
             _ => return None,
         })
     }
 }
 
+/// The values the declarations show as defaults.
+pub struct Shown<'a> {
+    pub start: &'a str,
+    pub sp: u16,
+    pub seed: &'a str,
+    pub book: &'a str,
+    pub engine_fen: &'a str,
+    pub gui_castling: &'a str,
+    pub gui: &'a str,
+    pub log: &'a str,
+}
+
 /// The declarations shown to the GUI, with the current values as defaults.
-pub fn declarations(
-    start: &str,
-    sp: u16,
-    seed: &str,
-    book: &str,
-    engine_fen: &str,
-    gui_castling: &str,
-    log: &str,
-) -> Vec<OptionDecl> {
+pub fn declarations(v: &Shown) -> Vec<OptionDecl> {
     let string = |name: &str, default: &str| OptionDecl {
         name: format!("{PREFIX}{name}"),
         kind: OptionKind::String {
@@ -106,20 +118,25 @@ pub fn declarations(
     let mut starts = vec!["gui"];
     starts.extend(METHOD_NAMES);
     vec![
-        combo("Start", start, &starts),
+        combo("Start", v.start, &starts),
         OptionDecl {
             name: format!("{PREFIX}SP"),
             kind: OptionKind::Spin {
-                default: Some(i64::from(sp)),
+                default: Some(i64::from(v.sp)),
                 min: Some(0),
                 max: Some(959),
             },
         },
-        string("Seed", seed),
-        string("Book", book),
-        combo("EngineFEN", engine_fen, &["shredder", "xfen"]),
-        combo("GuiCastling", gui_castling, &["auto", "kxr", "standard"]),
-        string("Log", log),
+        string("Seed", v.seed),
+        string("Book", v.book),
+        combo("EngineFEN", v.engine_fen, &["shredder", "xfen"]),
+        combo(
+            "GuiCastling",
+            v.gui_castling,
+            &["auto", "kxr", "standard", "o-o"],
+        ),
+        combo("Gui", v.gui, &PROFILE_NAMES),
+        string("Log", v.log),
     ]
 }
 
@@ -143,7 +160,17 @@ mod tests {
 
     #[test]
     fn declarations_parse_back() {
-        for d in declarations("die", 518, "", "", "shredder", "auto", "") {
+        let shown = Shown {
+            start: "die",
+            sp: 518,
+            seed: "",
+            book: "",
+            engine_fen: "shredder",
+            gui_castling: "o-o",
+            gui: "arena",
+            log: "",
+        };
+        for d in declarations(&shown) {
             let line = d.to_string();
             assert_eq!(OptionDecl::parse(&line).as_ref(), Some(&d), "{line}");
         }

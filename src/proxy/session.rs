@@ -41,7 +41,7 @@ use crate::notation::castling::CastlingNotation;
 use crate::notation::fen::{FenFlavour, needs_chess960, parse_position, position_fen};
 use crate::uci::line::{split_line_end, token_spans};
 use crate::uci::{PositionBase, PositionCommand, SetOption};
-use castles::{MovesRefused, rewrite};
+use castles::{GuiNotation, MovesRefused, rewrite};
 use engine::EngineSide;
 use gui::GuiSide;
 use info::InfoTranslator;
@@ -155,11 +155,12 @@ impl Session {
     }
 
     /// The castling notations (GUI, engine) in force.
-    fn notations(&self) -> (CastlingNotation, CastlingNotation) {
-        (
-            self.gui.notation(self.own.gui_castling),
-            self.engine.notation(),
-        )
+    fn notations(&self) -> (GuiNotation, CastlingNotation) {
+        (self.gui_notation(), self.engine.notation())
+    }
+
+    fn gui_notation(&self) -> GuiNotation {
+        self.gui.notation(self.own.gui_castling, self.own.gui)
     }
 
     // ----- GUI side -----
@@ -192,6 +193,7 @@ impl Session {
                 // A cached translation skips warnings; after a reset they
                 // are due again.
                 self.info.clear();
+                self.gui.new_game();
                 self.own.new_game(out);
             }
             Some(b"isready") => {
@@ -278,7 +280,7 @@ impl Session {
             },
         };
         let chess960 = needs_chess960(&base);
-        self.gui.on_position(&cmd.base, chess960);
+        self.gui.on_position(&cmd.base, chess960, self.own.gui);
         if chess960 && let Some(why) = self.engine.refuses_chess960() {
             let fen = position_fen(&base, FenFlavour::XFen);
             return self.refuse(out, format!("{why}, refusing {fen}"));
@@ -302,7 +304,7 @@ impl Session {
         // leaves the engine as it was.
         let want = chess960 || self.gui.wants_engine_960();
         let notations = (
-            self.gui.notation(self.own.gui_castling),
+            self.gui_notation(),
             EngineSide::notation_in(self.engine.mode_for(want)),
         );
         let moves = match castles::gui_moves(base, &cmd.moves, notations, &mut self.warnings, out) {
@@ -315,6 +317,9 @@ impl Session {
                 return self.refuse(out, text);
             }
         };
+        if moves.named {
+            self.gui.on_named_castle();
+        }
         if let Some(line) = self.engine.set_chess960(want, out) {
             out.push(Out::Engine(line));
         }
@@ -369,7 +374,7 @@ impl Session {
             Some(b"info") => {
                 let (gui_n, eng_n) = self.notations();
                 match &self.search {
-                    Some(search) if gui_n != eng_n => self.info.translate(
+                    Some(search) if !gui_n.same_as(eng_n) => self.info.translate(
                         content,
                         search,
                         (gui_n, eng_n),
@@ -383,7 +388,7 @@ impl Session {
                 self.engine.awaiting = None;
                 match self.search.take() {
                     Some(pos) => {
-                        let gui_n = self.notations().0;
+                        let gui_n = self.gui_notation();
                         self.engine
                             .on_bestmove(content, &pos, gui_n, &mut self.warnings, out)
                     }
@@ -479,6 +484,8 @@ impl Session {
     }
 }
 
+#[cfg(test)]
+mod gui_tests;
 #[cfg(test)]
 mod info_tests;
 #[cfg(test)]

@@ -72,7 +72,10 @@ fn by_round(path: &Path) -> BTreeMap<u64, Game> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut out = BTreeMap::new();
     for mut g in games(&text) {
-        g.tags.remove("Date");
+        // When a game was played differs from run to run.
+        for tag in ["Date", "GameStartTime", "GameEndTime", "GameDuration"] {
+            g.tags.remove(tag);
+        }
         let round = g.tags["Round"].parse().unwrap();
         assert!(out.insert(round, g).is_none(), "game {round} twice");
     }

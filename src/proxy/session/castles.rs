@@ -1,15 +1,68 @@
 //! Castles between the GUI's notation and the engine's, in the GUI's
 //! commands (`position … moves`, `go searchmoves`) and the engine's moves:
 //! every castle is read by the crate's one reading rule and written anew;
-//! an ambiguous one is warned about once and left as written.
+//! an ambiguous one is warned about once and left as written. A GUI may
+//! also write `O-O`/`O-O-O` (reported of Arena), read in any notation.
 
 use std::ops::Range;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingSide, Chess, Move, Position};
 
 use super::{Out, Warnings};
 use crate::notation::castling::{CastlingNotation, MoveError, parse_move, write_move};
 use crate::uci::line::token_spans;
+
+/// How the GUI writes castles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GuiNotation {
+    Uci(CastlingNotation),
+    /// `O-O`/`O-O-O`.
+    Named,
+}
+
+impl GuiNotation {
+    /// The notation a UCI-form castle of the GUI is read in: a GUI that
+    /// writes `O-O` is in Chess960 mode, so king takes rook.
+    fn reading(self) -> CastlingNotation {
+        match self {
+            GuiNotation::Uci(n) => n,
+            GuiNotation::Named => CastlingNotation::KingTakesRook,
+        }
+    }
+
+    /// Whether castles need no rewriting between this and `engine`.
+    pub(super) fn same_as(self, engine: CastlingNotation) -> bool {
+        self == GuiNotation::Uci(engine)
+    }
+}
+
+/// `O-O`/`O-O-O` (or with zeros, as some GUIs write them) as the castle of
+/// the side to move, if legal.
+fn named_castle(pos: &Chess, text: &str) -> Option<Move> {
+    let side = match text {
+        "O-O" | "0-0" => CastlingSide::KingSide,
+        "O-O-O" | "0-0-0" => CastlingSide::QueenSide,
+        _ => return None,
+    };
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| m.castling_side() == Some(side))
+}
+
+/// Reads a move of the GUI: `O-O`/`O-O-O`, or UCI in its notation.
+fn read_gui(pos: &Chess, text: &str, n: GuiNotation) -> Result<Move, MoveError> {
+    if text.starts_with(['O', '0'])
+        && let Some(m) = named_castle(pos, text)
+    {
+        return Ok(m);
+    }
+    parse_move(pos, text, n.reading())
+}
+
+/// Whether a GUI's move text is an `O-O`/`O-O-O` castle.
+fn is_named(text: &str) -> bool {
+    matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0")
+}
 
 /// Why the moves of a `position` command cannot be sent.
 pub(super) enum MovesRefused {
@@ -28,6 +81,8 @@ pub(super) struct GuiMoves {
     pub(super) changed: bool,
     /// The position after them.
     pub(super) position: Chess,
+    /// Whether the GUI wrote a castle `O-O`/`O-O-O`.
+    pub(super) named: bool,
 }
 
 /// Reads the GUI's moves from `pos` and writes their castles in the
@@ -35,15 +90,16 @@ pub(super) struct GuiMoves {
 pub(super) fn gui_moves(
     mut pos: Chess,
     moves: &[String],
-    (gui_n, eng_n): (CastlingNotation, CastlingNotation),
+    (gui_n, eng_n): (GuiNotation, CastlingNotation),
     warnings: &mut Warnings,
     out: &mut Vec<Out>,
 ) -> Result<GuiMoves, MovesRefused> {
     let mut moves_out = Vec::with_capacity(moves.len());
     let mut changed = false;
+    let named = moves.iter().any(|m| is_named(m));
     for (i, text) in moves.iter().enumerate() {
         let ply = i + 1;
-        let m = match parse_move(&pos, text, gui_n) {
+        let m = match read_gui(&pos, text, gui_n) {
             Ok(m) => m,
             Err(MoveError::Ambiguous(a)) => {
                 warnings.warn_once(
@@ -89,6 +145,7 @@ pub(super) fn gui_moves(
         moves: moves_out,
         changed,
         position: pos,
+        named,
     })
 }
 
@@ -97,7 +154,7 @@ pub(super) fn gui_moves(
 pub(super) fn searchmoves(
     content: &[u8],
     pos: &Chess,
-    (gui_n, eng_n): (CastlingNotation, CastlingNotation),
+    (gui_n, eng_n): (GuiNotation, CastlingNotation),
     warnings: &mut Warnings,
     out: &mut Vec<Out>,
 ) -> Vec<(Range<usize>, String)> {
@@ -115,7 +172,7 @@ pub(super) fn searchmoves(
         let Ok(text) = std::str::from_utf8(tok) else {
             break;
         };
-        match parse_move(pos, text, gui_n) {
+        match read_gui(pos, text, gui_n) {
             Ok(m) => {
                 if m.is_castle()
                     && let Ok(s) = write_move(pos, m, eng_n)
@@ -142,11 +199,19 @@ pub(super) fn for_gui(
     pos: &Chess,
     m: Move,
     text: &str,
-    gui_n: CastlingNotation,
+    gui_n: GuiNotation,
     warnings: &mut Warnings,
     out: &mut Vec<Out>,
 ) -> Option<String> {
-    match write_move(pos, m, gui_n) {
+    let written = match gui_n {
+        GuiNotation::Uci(n) => write_move(pos, m, n),
+        GuiNotation::Named => Ok(match m.castling_side() {
+            Some(CastlingSide::KingSide) => "O-O".to_string(),
+            Some(CastlingSide::QueenSide) => "O-O-O".to_string(),
+            None => text.to_string(),
+        }),
+    };
+    match written {
         Ok(s) if s != text => Some(s),
         Ok(_) => None,
         Err(a) => {

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use shakmaty::{Chess, Position};
 
-use super::castles::{self, rewrite};
+use super::castles::{self, GuiNotation, rewrite};
 use super::{Awaiting, Out, Warnings, tell};
 use crate::notation::castling::{CastlingNotation, parse_move, write_move};
 use crate::notation::fen::{FenFlavour, position_fen};
@@ -151,7 +151,7 @@ impl EngineSide {
         &self,
         content: &[u8],
         pos: &Chess,
-        gui_n: CastlingNotation,
+        gui_n: GuiNotation,
         warnings: &mut Warnings,
         out: &mut Vec<Out>,
     ) {

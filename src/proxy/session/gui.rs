@@ -1,10 +1,13 @@
 //! The GUI side: how the GUI told the proxy it plays Chess960, and so which
 //! castling notation it writes and reads. GUIs say it in different ways
 //! (see docs/PROXY.md, "How `auto` recognises a Chess960 GUI"); each way is
-//! one signal here, with the GUI known to give it.
+//! one signal here, with the GUI known to give it. What differs by GUI is
+//! in [`crate::proxy::profile`].
 
+use super::castles::GuiNotation;
 use crate::notation::castling::CastlingNotation;
 use crate::proxy::options::GuiCastling;
+use crate::proxy::profile::{Chess960Castles, GuiProfile};
 use crate::uci::{PositionBase, SetOption};
 
 /// What the GUI selected, by each signal GUIs give.
@@ -17,8 +20,11 @@ pub(super) struct GuiSide {
     /// engines that list variants, Fairy-Stockfish among them).
     chess960_variant: bool,
     /// The last `position fen` was a Chess960 FEN (any Chess960 GUI, and
-    /// the only signal from one that never sets an option).
+    /// the only signal from one that never sets an option); for a profile
+    /// whose FEN selects the game, any `position fen` of this game.
     chess960_fen: bool,
+    /// The GUI wrote a castle as `O-O`/`O-O-O` (reported of Arena).
+    wrote_named: bool,
 }
 
 impl GuiSide {
@@ -48,8 +54,19 @@ impl GuiSide {
     }
 
     /// A `position` command whose base needs Chess960 castling or not.
-    pub(super) fn on_position(&mut self, base: &PositionBase, chess960: bool) {
-        self.chess960_fen = matches!(base, PositionBase::Fen(f) if chess960 || names_rook_files(f));
+    pub(super) fn on_position(&mut self, base: &PositionBase, chess960: bool, profile: GuiProfile) {
+        let this = matches!(base, PositionBase::Fen(f) if chess960 || names_rook_files(f));
+        self.chess960_fen = this || (self.chess960_fen && profile.quirks().fen_selects_the_game);
+    }
+
+    /// A move of the GUI's written `O-O`/`O-O-O`.
+    pub(super) fn on_named_castle(&mut self) {
+        self.wrote_named = true;
+    }
+
+    /// `ucinewgame`: a FEN of the last game no longer selects anything.
+    pub(super) fn new_game(&mut self) {
+        self.chess960_fen = false;
     }
 
     /// Whether the GUI asked the engine for Chess960 by an option (the
@@ -58,13 +75,20 @@ impl GuiSide {
         self.chess960_option || self.chess960_variant
     }
 
-    /// The castling notation the GUI writes, by the setting.
-    pub(super) fn notation(&self, setting: GuiCastling) -> CastlingNotation {
+    /// The castling notation the GUI writes, by the settings.
+    pub(super) fn notation(&self, setting: GuiCastling, profile: GuiProfile) -> GuiNotation {
+        let kxr = GuiNotation::Uci(CastlingNotation::KingTakesRook);
+        let two_squares = GuiNotation::Uci(CastlingNotation::KingTwoSquares);
         match setting {
-            GuiCastling::Kxr => CastlingNotation::KingTakesRook,
-            GuiCastling::Standard => CastlingNotation::KingTwoSquares,
-            GuiCastling::Auto if self.selects_960() => CastlingNotation::KingTakesRook,
-            GuiCastling::Auto => CastlingNotation::KingTwoSquares,
+            GuiCastling::Kxr => kxr,
+            GuiCastling::Standard => two_squares,
+            GuiCastling::Named => GuiNotation::Named,
+            GuiCastling::Auto => match profile.quirks().castles {
+                Chess960Castles::AsTheGuiWrites if self.wrote_named => GuiNotation::Named,
+                _ if !self.selects_960() => two_squares,
+                Chess960Castles::Named => GuiNotation::Named,
+                Chess960Castles::KingTakesRook | Chess960Castles::AsTheGuiWrites => kxr,
+            },
         }
     }
 

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use shakmaty::{Chess, Position};
 
-use super::castles::{self, maybe_castle};
+use super::castles::{self, GuiNotation, maybe_castle};
 use super::{Out, Warnings};
 use crate::notation::castling::{CastlingNotation, parse_move};
 use crate::uci::engine_msg::{info_move_groups_into, info_moves_start};
@@ -44,7 +44,7 @@ pub(super) struct InfoTranslator {
     /// The notations (GUI, engine) both caches were filled for: a GUI may
     /// change its castling option, or send a position that switches the
     /// engine's notation, during a search.
-    cached_for: Option<(CastlingNotation, CastlingNotation)>,
+    cached_for: Option<(GuiNotation, CastlingNotation)>,
     /// Scratch buffers (no allocation per line).
     scratch_spans: Vec<Range<usize>>,
     scratch_groups: Vec<Range<usize>>,
@@ -74,7 +74,7 @@ impl InfoTranslator {
         &mut self,
         content: &[u8],
         search: &Chess,
-        notations: (CastlingNotation, CastlingNotation),
+        notations: (GuiNotation, CastlingNotation),
         warnings: &mut Warnings,
         out: &mut Vec<Out>,
     ) {
@@ -119,7 +119,7 @@ impl InfoTranslator {
         content: &[u8],
         new: &mut Vec<u8>,
         search: &Chess,
-        notations: (CastlingNotation, CastlingNotation),
+        notations: (GuiNotation, CastlingNotation),
         warnings: &mut Warnings,
         out: &mut Vec<Out>,
     ) -> bool {
@@ -172,7 +172,7 @@ fn translate_sequence(
     content: &[u8],
     group: &[Range<usize>],
     search: &Chess,
-    (gui_n, eng_n): (CastlingNotation, CastlingNotation),
+    (gui_n, eng_n): (GuiNotation, CastlingNotation),
     warnings: &mut Warnings,
     out: &mut Vec<Out>,
 ) -> Vec<(usize, String)> {

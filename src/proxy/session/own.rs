@@ -9,7 +9,8 @@ use super::{Out, tell};
 use crate::keyword::UnknownWord;
 use crate::notation::fen::FenFlavour;
 use crate::proxy::config::Settings;
-use crate::proxy::options::{self, GuiCastling, ProxyOption};
+use crate::proxy::options::{self, GuiCastling, ProxyOption, Shown};
+use crate::proxy::profile::GuiProfile;
 use crate::start::method::{Drawn, METHOD_NAMES, MethodError, MethodSpec, PositionSource};
 use crate::uci::OptionDecl;
 
@@ -48,6 +49,7 @@ pub(super) struct OwnOptions {
     fallback_seed: u64,
     pub(super) engine_fen: FenFlavour,
     pub(super) gui_castling: GuiCastling,
+    pub(super) gui: GuiProfile,
     log: Option<PathBuf>,
     /// Engine options of the settings, set after the engine's `uciok`.
     pub(super) engine_options: Vec<(String, String)>,
@@ -78,6 +80,7 @@ impl OwnOptions {
             fallback_seed,
             engine_fen: settings.engine_fen,
             gui_castling: settings.gui_castling,
+            gui: settings.gui,
             log: settings.log.clone(),
             engine_options: settings.engine_options.clone(),
             source: None,
@@ -132,6 +135,7 @@ impl OwnOptions {
             }
             ProxyOption::EngineFen => self.engine_fen = FenFlavour::from_str(value)?,
             ProxyOption::GuiCastling => self.gui_castling = GuiCastling::from_str(value)?,
+            ProxyOption::Gui => self.gui = GuiProfile::from_str(value)?,
             ProxyOption::Log => {
                 self.log = (!value.is_empty()).then(|| PathBuf::from(value));
                 out.push(Out::SetLog(self.log.clone()));
@@ -153,15 +157,16 @@ impl OwnOptions {
             Some(spec) => spec.name().to_string(),
             None => self.start_name.clone(),
         };
-        options::declarations(
-            &start,
-            self.sp,
-            &seed,
-            &path(&self.book),
-            &self.engine_fen.to_string(),
-            &self.gui_castling.to_string(),
-            &path(&self.log),
-        )
+        options::declarations(&Shown {
+            start: &start,
+            sp: self.sp,
+            seed: &seed,
+            book: &path(&self.book),
+            engine_fen: &self.engine_fen.to_string(),
+            gui_castling: &self.gui_castling.to_string(),
+            gui: &self.gui.to_string(),
+            log: &path(&self.log),
+        })
     }
 
     /// Whether positions are injected (a start method other than `gui`).

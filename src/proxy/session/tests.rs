@@ -75,7 +75,7 @@ fn handshake_suffix_options_and_order() {
     let out = engine(&mut s, "uciok");
     assert_eq!(out.last(), Some(&Out::Forward), "uciok comes last");
     let gui_lines = to_gui(&out);
-    assert_eq!(gui_lines.len(), 8);
+    assert_eq!(gui_lines.len(), 9);
     assert_eq!(gui_lines[0], "id name Fake 1 (uci960)");
     assert!(
         gui_lines[1].starts_with("option name uci960 Start type combo default gui var gui var die")
