@@ -70,7 +70,11 @@ impl Moments {
 fn by_round(text: &str) -> BTreeMap<u64, Game> {
     let mut out = BTreeMap::new();
     for mut g in games(text) {
-        g.tags.remove("Date");
+        // The clock tags differ from run to run (cutechess's GameStartTime,
+        // GameEndTime, GameDuration); the games must not.
+        for tag in ["Date", "GameStartTime", "GameEndTime", "GameDuration"] {
+            g.tags.remove(tag);
+        }
         let round = g.tags["Round"].parse().unwrap();
         assert!(out.insert(round, g).is_none(), "game {round} twice");
     }
