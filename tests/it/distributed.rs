@@ -126,6 +126,8 @@ fn the_shards_together_are_the_single_run() {
             single.to_str().unwrap(),
             "--json",
             single_json.to_str().unwrap(),
+            // Only the final table: what merge prints after its summary.
+            "--quiet",
         ],
     ));
     common::assert_ok(&single_out);
