@@ -17,10 +17,11 @@
 //! | [`builtin_engine`] | the small built-in UCI engine (`uci960 engine`) |
 //! | [`proxy`] | the relay between a GUI and an engine: sans-IO session plus I/O loop |
 //! | [`game`] | one game under arbitration: legality, clocks, results, PGN |
+//! | [`engines`] | shared floor: one engine spec, one KEY=VALUE and TOML reading (same keys in every config), one starter and handshake order |
 //! | [`tournament`] | engine-vs-engine matches: schedule, runner, statistics |
 //! | [`book`] | opening books: starts, plies, engine balance, uniqueness, shards, EPD/PGN |
 //! | [`conformance`] | the castling conformance suite |
-//! | [`files`] | reading files a user names: bounded in size and line length, never blocking on open |
+//! | [`files`] | shared floor: every file read or written — bounded reading, run locks, atomic replace of regular files only, output collision checks, verified appends and resume |
 //! | [`shard`] | the i-th of n slices (`i/n`, or `auto` from Slurm/Kubernetes): books and matches split over machines |
 //! | [`seconds`] | seconds as people type them, checked, to `Duration` (every flag and key) |
 //! | [`keyword`] | the error of every parser of a word from a fixed list |

@@ -87,6 +87,23 @@ pub fn special_kind(file_type: &FileType) -> Option<&'static str> {
     None
 }
 
+/// The identity of a file (device and inode) where the system gives one
+/// cheaply: two paths with the same identity are one file (hard links).
+/// `None` on Windows (std has no stable file index there; paths are
+/// compared resolved instead).
+pub fn file_id(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
+    }
+}
+
 /// Creates a new file only its owner may read (a private key): mode 0600
 /// on POSIX; on Windows the user's profile directories already keep other
 /// users out. Fails if the file exists.

@@ -12,19 +12,20 @@
 //! run.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
 use super::openings::{OpeningError, OpeningSource};
-use super::output::{OutputError, PgnWriter, Progress, finished_line, started_line, write_json};
+use super::output::{OutputError, Progress, finished_line, started_line, write_json};
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
 use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
+use crate::files::{Appender, LockError, Pending, Tail};
 use crate::shard::Shard;
 
 /// Why a tournament could not run (or stopped).
@@ -40,6 +41,12 @@ pub enum TournamentError {
     Output(#[from] OutputError),
     #[error("cannot resume: {0}")]
     Resume(String),
+    #[error(transparent)]
+    Collision(#[from] crate::files::Collision),
+    #[error(transparent)]
+    Lock(#[from] crate::files::LockError),
+    #[error(transparent)]
+    Replace(#[from] crate::files::ReplaceError),
 }
 
 impl TournamentError {
@@ -51,7 +58,11 @@ impl TournamentError {
             TournamentError::Setup(SetupError::Start { .. }) => 3,
             TournamentError::Opening(_) | TournamentError::Resume(_) => 2,
             TournamentError::State(StateError::Damaged { .. } | StateError::Read(_)) => 2,
-            TournamentError::State(_) | TournamentError::Output(_) => 3,
+            TournamentError::Collision(_)
+            | TournamentError::Lock(LockError::Held { .. })
+            | TournamentError::Replace(_) => 2,
+            TournamentError::Output(OutputError::Append(e)) if e.is_usage() => 2,
+            TournamentError::State(_) | TournamentError::Output(_) | TournamentError::Lock(_) => 3,
         }
     }
 }
@@ -78,11 +89,41 @@ pub struct Report {
     pub bracket: Option<String>,
 }
 
-/// The state file: `--state`, else next to the PGN.
+/// The state file: `--state`, else next to the PGN when the PGN is a
+/// file (nothing is ever created beside a device or FIFO: `--pgn
+/// /dev/full` made `/dev/full.state.json`).
 pub fn state_path(s: &TournamentSettings) -> Option<PathBuf> {
-    s.state
-        .clone()
-        .or_else(|| s.pgn.as_deref().map(state::default_path))
+    s.state.clone().or_else(|| {
+        s.pgn
+            .as_deref()
+            .filter(|p| !crate::files::output_kind(p).is_stream())
+            .map(state::default_path)
+    })
+}
+
+/// Every file the run writes, compared before any is opened.
+fn check_outputs(s: &TournamentSettings, state_file: Option<&Path>) -> Result<(), TournamentError> {
+    let lock = state_file.map(crate::files::lock::lock_path);
+    let mut outputs: Vec<(&'static str, &Path)> = Vec::new();
+    if let Some(p) = &s.pgn {
+        outputs.push(("PGN file", p));
+    }
+    if let Some(p) = &s.json {
+        outputs.push(("JSON file", p));
+    }
+    if let Some(p) = state_file {
+        outputs.push(("state file", p));
+    }
+    if let Some(p) = &lock {
+        outputs.push(("lock file", p));
+    }
+    crate::files::check_distinct(&outputs)?;
+    // The state must be a file to be replaced (a usage error now); the
+    // JSON summary is checked at its first write (exit 3, as before).
+    if let Some(p) = state_file {
+        crate::files::replace::target("state file", p)?;
+    }
+    Ok(())
 }
 
 fn opening_source(s: &TournamentSettings, seed: u64) -> Result<OpeningSource, OpeningError> {
@@ -173,83 +214,6 @@ fn differences(old: &serde_json::Value, new: &serde_json::Value) -> Vec<String> 
         .collect()
 }
 
-/// Cuts the PGN back to what the state file recorded.
-/// The last `n` bytes of a regular file `len` bytes long.
-fn last_bytes(path: &std::path::Path, len: u64, n: u64) -> std::io::Result<Vec<u8>> {
-    use std::io::{Read as _, Seek as _};
-    let mut file = std::fs::File::open(path)?;
-    file.seek(std::io::SeekFrom::Start(len.saturating_sub(n)))?;
-    let mut tail = Vec::new();
-    file.take(n).read_to_end(&mut tail)?;
-    Ok(tail)
-}
-
-fn restore_pgn(
-    path: &std::path::Path,
-    recorded: u64,
-    log: &dyn Fn(String),
-) -> Result<(), TournamentError> {
-    let len = match std::fs::metadata(path) {
-        // A device or FIFO (`--pgn /dev/null`) holds nothing to repair, and
-        // reading one may never end (`/dev/zero`) or never start (a FIFO).
-        Ok(m) if !m.is_file() => return Ok(()),
-        Ok(m) => m.len(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-        Err(source) => {
-            return Err(OutputError::Open {
-                what: "PGN file",
-                path: path.to_path_buf(),
-                source,
-            }
-            .into());
-        }
-    };
-    if len > recorded {
-        log(format!(
-            "{}: dropping {} bytes after the last recorded game (a game in flight)",
-            path.display(),
-            len - recorded
-        ));
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .and_then(|f| f.set_len(recorded).and_then(|_| f.sync_all()));
-        file.map_err(|source| OutputError::Write {
-            what: "PGN file",
-            path: path.to_path_buf(),
-            source,
-        })?;
-    } else if len < recorded {
-        log(format!(
-            "{}: shorter ({len} bytes) than the state file records ({recorded}); kept as it is",
-            path.display()
-        ));
-        // Games follow one another after a blank line; put back what an
-        // edit took away so the next game does not run into the last one.
-        let text = last_bytes(path, len, 2).unwrap_or_default();
-        let missing: &[u8] = if text.is_empty() || text.ends_with(b"\n\n") {
-            b""
-        } else if text.ends_with(b"\n") {
-            b"\n"
-        } else {
-            b"\n\n"
-        };
-        if !missing.is_empty() {
-            use std::io::Write as _;
-            std::fs::OpenOptions::new()
-                .append(true)
-                .open(path)
-                .and_then(|mut f| f.write_all(missing))
-                .map_err(|source| OutputError::Write {
-                    what: "PGN file",
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-        }
-    }
-    Ok(())
-}
-
 /// Runs the tournament. `seed` is used when neither the settings nor the
 /// state file give one. `log` receives notes for stderr.
 pub fn run(
@@ -267,6 +231,13 @@ pub fn run(
         })?;
     }
     let state_file = state_path(&s);
+    check_outputs(&s, state_file.as_deref())?;
+    // Held to the end of the run: a second run of this tournament is
+    // refused at once (before it reads or writes anything).
+    let _lock = match &state_file {
+        Some(path) => Some(crate::files::RunLock::acquire(path)?),
+        None => None,
+    };
     // A run directory resumes by itself: a shard requeued by its scheduler
     // runs the same command again.
     let resume =
@@ -344,7 +315,30 @@ pub fn run(
                 }
             }
             if let Some(pgn) = &s.pgn {
-                restore_pgn(pgn, prev.pgn_bytes, log)?;
+                let tail = crate::files::verify_tail(
+                    "PGN file",
+                    pgn,
+                    &prev.spans(),
+                    prev.pgn_bytes,
+                    prev.pending.as_ref(),
+                )
+                .map_err(OutputError::from)
+                .inspect_err(|_| {
+                    for e in first.iter_mut().filter_map(Option::take) {
+                        e.quit();
+                    }
+                })?;
+                match tail {
+                    Tail::Clean => {}
+                    Tail::Cut { bytes } => log(format!(
+                        "{}: removed {bytes} bytes of the game that was being written (it is played again)",
+                        pgn.display()
+                    )),
+                    Tail::Foreign { bytes } => log(format!(
+                        "{}: {bytes} bytes after the last recorded game were not written by this tournament; kept, new games follow them",
+                        pgn.display()
+                    )),
+                }
             }
             log(format!(
                 "resuming: {} of {} games already played",
@@ -357,7 +351,7 @@ pub fn run(
     };
 
     let mut pgn = match &s.pgn {
-        Some(path) => Some(PgnWriter::open(path)?),
+        Some(path) => Some(Appender::open("PGN file", path).map_err(OutputError::from)?),
         None => None,
     };
     if let Some(w) = &pgn {
@@ -453,15 +447,28 @@ pub fn run(
         ));
     };
     let on_game = |g: &FinishedGame| -> Result<Flow, TournamentError> {
+        let mut span = None;
         if let Some(w) = pgn.as_mut() {
-            w.write_game(&runner::game_pgn(&ctx, g))?;
+            let text = w.next_text(&runner::game_pgn(&ctx, g));
+            // The text is kept before it is written: a resume removes a
+            // cut game only when it can prove this run wrote it.
+            if let Some(path) = state_file.as_ref().filter(|_| w.is_regular()) {
+                st.pending = Some(Pending {
+                    offset: w.len(),
+                    text: text.clone(),
+                });
+                st.save(path)?;
+            }
+            span = Some(w.append(&text).map_err(OutputError::from)?);
             st.pgn_bytes = w.len();
+            st.pending = None;
         }
         let record = GameRecord {
             number: g.slot.number,
             result: g.outcome.result,
             termination: g.outcome.termination,
             notation_errors: g.notation_errors,
+            pgn: span,
             white: Some(g.slot.white),
             black: Some(g.slot.black),
         };

@@ -2,17 +2,21 @@
 //! identity: engines, schedule, openings, seed), every finished game with
 //! its result, and how long the PGN was after the last of them.
 //!
-//! It is rewritten after every finished game, atomically: written to
-//! `FILE.tmp`, fsynced, renamed over `FILE`, and the directory fsynced, so
-//! after a crash or SIGKILL it holds either the old or the new state, never
-//! a mix. The PGN is written (and fsynced) before the state, so the PGN is
-//! never shorter than the state says; on resume whatever the PGN holds
-//! beyond `pgn_bytes` (a game cut by SIGKILL, or one written just before
-//! the kill but not yet recorded) is cut off and played again.
+//! It is rewritten after every finished game, atomically, by the files
+//! room ([`crate::files::replace`]: a unique temporary file, synced,
+//! renamed over the state, which must be a regular file), so after a
+//! crash or SIGKILL it holds either the old or the new state, never a mix.
+//!
+//! Each game's record keeps where its PGN text lies and its hash
+//! ([`Span`]); before a game is appended, the text about to be written is
+//! saved as `pending`. On resume ([`crate::files::verify_tail`]) the PGN
+//! must still hold every recorded game as written (else the resume is
+//! refused, the file untouched), and only a cut pending game is removed:
+//! a resume never deletes a game it did not write.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::files::{Pending, Span};
 use crate::game::{GameResult, Termination};
 
 /// One finished game as the state file keeps it.
@@ -24,6 +28,10 @@ pub struct GameRecord {
     /// Castling-notation errors of White, then Black.
     #[serde(default)]
     pub notation_errors: [u32; 2],
+    /// Where the game's PGN text lies (none without a PGN file, or in a
+    /// state written before spans were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgn: Option<Span>,
     /// Engine indices of White and Black (a knockout's pairings depend on
     /// results; absent in older state files, where the schedule gives them).
     #[serde(default)]
@@ -42,6 +50,9 @@ pub struct State {
     /// PGN length after the last recorded game.
     pub pgn_bytes: u64,
     pub games: Vec<GameRecord>,
+    /// The PGN text being appended, until its game is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
 }
 
 pub const VERSION: u32 = 1;
@@ -62,6 +73,8 @@ pub enum StateError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Replace(#[from] crate::files::ReplaceError),
 }
 
 impl State {
@@ -72,6 +85,7 @@ impl State {
             seed,
             pgn_bytes: 0,
             games: Vec::new(),
+            pending: None,
         }
     }
 
@@ -101,32 +115,21 @@ impl State {
         Ok(Some(state))
     }
 
-    /// Writes the state atomically (temporary file, fsync, rename, fsync
-    /// of the directory).
+    /// Writes the state atomically ([`crate::files::replace`]).
     pub fn save(&self, path: &Path) -> Result<(), StateError> {
-        let err = |source| StateError::Write {
+        let text = serde_json::to_vec(self).map_err(|e| StateError::Write {
             path: path.to_path_buf(),
-            source,
-        };
-        let mut tmp_name = path.as_os_str().to_owned();
-        tmp_name.push(".tmp");
-        let tmp = PathBuf::from(tmp_name);
-        let text = serde_json::to_vec(self).map_err(|e| err(std::io::Error::other(e)))?;
-        let mut file = std::fs::File::create(&tmp).map_err(err)?;
-        file.write_all(&text).map_err(err)?;
-        file.sync_all().map_err(err)?;
-        drop(file);
-        std::fs::rename(&tmp, path).map_err(err)?;
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        // A directory fsync makes the rename durable; some filesystems
-        // refuse it, which changes nothing for a process crash.
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
+            source: std::io::Error::other(e),
+        })?;
+        crate::files::replace("state file", path, &text)?;
         Ok(())
+    }
+
+    /// Where the recorded games' PGN texts lie, in file order.
+    pub fn spans(&self) -> Vec<Span> {
+        let mut spans: Vec<Span> = self.games.iter().filter_map(|g| g.pgn).collect();
+        spans.sort_by_key(|s| s.offset);
+        spans
     }
 }
 
@@ -155,6 +158,7 @@ mod tests {
             result: GameResult::Draw,
             termination: Termination::Threefold,
             notation_errors: [0, 1],
+            pgn: None,
             white: Some(1),
             black: Some(0),
         });
@@ -165,6 +169,11 @@ mod tests {
             result: GameResult::WhiteWins,
             termination: Termination::Crash,
             notation_errors: [0, 0],
+            pgn: Some(Span {
+                offset: 0,
+                len: 10,
+                hash: 7,
+            }),
             white: None,
             black: None,
         });

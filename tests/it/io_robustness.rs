@@ -122,9 +122,14 @@ fn sigterm_ends_a_proxy_whose_gui_and_engine_both_stopped_reading() {
     let mut stdin = child.stdin.take().unwrap();
     let stderr = common::client::line_reader(child.stderr.take().unwrap());
     // The GUI never reads stdout; the write blocks once every pipe is full.
+    // The GUI keeps its end open afterwards (the handle goes back through
+    // the channel): a proxy that held the whole burst before the engine's
+    // `uciok` must not see the GUI leave, or it would end on its own.
+    let (keep, _kept) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let burst = "uci\n".to_string() + &"go depth 1\n".repeat(400_000);
         let _ = stdin.write_all(burst.as_bytes());
+        let _ = keep.send(stdin);
     });
     // The proxy says when it pauses a side: once it said it for both,
     // everything is blocked.

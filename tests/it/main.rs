@@ -64,6 +64,8 @@ mod tournament;
 mod tournament_safety;
 #[cfg(windows)]
 mod windows;
+#[cfg(target_os = "linux")]
+mod written_files;
 
 mod common;
 #[cfg(target_os = "linux")]

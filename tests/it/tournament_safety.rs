@@ -70,7 +70,11 @@ impl Moments {
 fn by_round(text: &str) -> BTreeMap<u64, Game> {
     let mut out = BTreeMap::new();
     for mut g in games(text) {
-        g.tags.remove("Date");
+        // The clock tags differ from run to run (cutechess's GameStartTime,
+        // GameEndTime, GameDuration); the games must not.
+        for tag in ["Date", "GameStartTime", "GameEndTime", "GameDuration"] {
+            g.tags.remove(tag);
+        }
         let round = g.tags["Round"].parse().unwrap();
         assert!(out.insert(round, g).is_none(), "game {round} twice");
     }
@@ -465,10 +469,14 @@ fn a_fifo_without_a_reader_is_refused_not_waited_for() {
             .read_to_string(&mut err)
             .unwrap();
         assert!(!status.success(), "{name}: {err}");
-        assert!(
-            err.contains("is a FIFO that no process reads"),
-            "{name}: {err}"
-        );
+        // The JSON summary is replaced whole (issue 21), so a FIFO is
+        // refused as one at its first write.
+        let said = if name == "json" {
+            "is a FIFO"
+        } else {
+            "is a FIFO that no process reads"
+        };
+        assert!(err.contains(said), "{name}: {err}");
         assert!(err.contains(fifo.to_str().unwrap()), "{name}: {err}");
     }
 }

@@ -1,0 +1,146 @@
+//! Whole-file outputs (the state, `--json`, reports, books), replaced so
+//! that a reader or a crash only ever sees the old content or the new:
+//! the new content goes to a uniquely named temporary file in the same
+//! folder (`.NAME.PID-N.tmp`, created exclusively: two processes never
+//! share one), is synced, then renamed over the target, and the folder is
+//! synced.
+//!
+//! Only a regular file (or nothing) is replaced: renaming over a device,
+//! a FIFO or a socket would put a file where the node was (as root,
+//! `--state /dev/null` replaced the system's `/dev/null`), so those and
+//! directories are refused with the reason. A symbolic link to a regular
+//! file keeps being a link: its target is replaced.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::paths::{OutputKind, output_kind};
+
+/// Why a whole-file output could not be written (the old file, if any,
+/// is whole).
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceError {
+    #[error("{what} '{}' is {kind}; it is written by replacing a regular file, so give a file path", path.display())]
+    NotRegular {
+        what: &'static str,
+        path: PathBuf,
+        kind: &'static str,
+    },
+    #[error("cannot write {what} '{}': {source}", path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Makes each temporary name of this process unique.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Checks that `path` can be replaced: missing, or a regular file (through
+/// links). Returns the path to rename over.
+pub fn target(what: &'static str, path: &Path) -> Result<PathBuf, ReplaceError> {
+    match output_kind(path) {
+        OutputKind::Missing => Ok(path.to_path_buf()),
+        OutputKind::Regular => {
+            Ok(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+        }
+        OutputKind::Special(kind) => Err(ReplaceError::NotRegular {
+            what,
+            path: path.to_path_buf(),
+            kind,
+        }),
+    }
+}
+
+/// Replaces `path` with `bytes` (module docs).
+pub fn replace(what: &'static str, path: &Path, bytes: &[u8]) -> Result<(), ReplaceError> {
+    let target = target(what, path)?;
+    let io = |source| ReplaceError::Io {
+        what,
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    let (tmp, mut file) = loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => break (tmp, f),
+            // A leftover of a killed process with a reused PID.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(io(e)),
+        }
+    };
+    let written = file
+        .write_all(bytes)
+        .and_then(|_| file.sync_all())
+        .and_then(|_| {
+            drop(file);
+            std::fs::rename(&tmp, &target)
+        });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    // A directory fsync makes the rename durable; some filesystems refuse
+    // it, which changes nothing for a process crash.
+    if let Ok(d) = File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A fresh folder for one test.
+    pub(crate) fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "uci960-files-{name}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn replaces_whole_and_leaves_no_temporary() {
+        let dir = scratch("replace");
+        let path = dir.join("out.json");
+        replace("JSON file", &path, b"one\n").unwrap();
+        replace("JSON file", &path, b"two\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        let err = replace("JSON file", &dir, b"x").unwrap_err();
+        assert!(err.to_string().contains("a directory"), "{err}");
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.json");
+            std::os::unix::fs::symlink(&path, &link).unwrap();
+            replace("JSON file", &link, b"three\n").unwrap();
+            assert!(
+                std::fs::symlink_metadata(&link)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+            assert_eq!(std::fs::read(&path).unwrap(), b"three\n");
+            let err = replace("state file", Path::new("/dev/null"), b"x").unwrap_err();
+            assert!(err.to_string().contains("a device"), "{err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
