@@ -258,7 +258,10 @@ else
 fi
 
 # ----- nothing left running -----
-left=$(for g in "${groups[@]:1}"; do pgrep -g "$g"; done)
+# Zombies (XBoard's finished `aplay` sound players) hold no resources and
+# go with their parent: only live processes count.
+left=$(for g in "${groups[@]:1}"; do pgrep -g "$g"; done |
+  while read -r p; do [ "$(ps -o stat= -p "$p" | cut -c1)" = Z ] || echo "$p"; done)
 if [ -z "$left" ]; then
   ok "no XBoard, Polyglot, proxy or engine left running"
 else

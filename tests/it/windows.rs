@@ -353,7 +353,8 @@ fn proxy_remote_reaches_serve_over_tls() {
     p.send("ucinewgame");
     p.send("position startpos");
     let (best, _) = p.go("go depth 2");
-    assert!(best.starts_with("bestmove "), "{best}");
+    // `go` returns the move itself: a real move, not a null move.
+    assert!(matches!(best.len(), 4 | 5) && best != "0000", "{best}");
     p.send("quit");
     let status = wait_exit(&mut p.child, GUARD).expect("the proxy exits after quit");
     assert!(status.success(), "{status:?}");
