@@ -261,7 +261,11 @@ fi
 # Zombies (XBoard's finished `aplay` sound players) hold no resources and
 # go with their parent: only live processes count.
 left=$(for g in "${groups[@]:1}"; do pgrep -g "$g"; done |
-  while read -r p; do [ "$(ps -o stat= -p "$p" | cut -c1)" = Z ] || echo "$p"; done)
+  while read -r p; do
+    s=$(ps -o stat= -p "$p" | tr -d ' ')
+    # Gone since pgrep looked, or a zombie: not running.
+    [ -z "$s" ] || [ "${s:0:1}" = Z ] || echo "$p"
+  done)
 if [ -z "$left" ]; then
   ok "no XBoard, Polyglot, proxy or engine left running"
 else
