@@ -5,34 +5,7 @@ use super::*;
 use crate::proxy::GuiProfile;
 use crate::proxy::options::GuiCastling;
 
-/// King e1 between rooks b1 and h1: both castles are legal at once.
-const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
-const S960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w HBhb - 0 1";
-
-fn session(settings: Settings) -> Session {
-    let mut s = Session::new(&settings, 1, "fake");
-    let mut out = Vec::new();
-    for l in [
-        "id name Fake",
-        "option name UCI_Chess960 type check default false",
-        "uciok",
-    ] {
-        s.from_engine(l.as_bytes(), &mut out);
-    }
-    s
-}
-
-fn gui(s: &mut Session, line: &str) -> Vec<Out> {
-    let mut out = Vec::new();
-    s.from_gui(line.as_bytes(), &mut out);
-    out
-}
-
-fn engine(s: &mut Session, line: &str) -> Vec<Out> {
-    let mut out = Vec::new();
-    s.from_engine(line.as_bytes(), &mut out);
-    out
-}
+use super::tests::{S960, X960, engine, gui, session};
 
 fn lines(out: &[Out], engine_side: bool) -> Vec<String> {
     out.iter()

@@ -4,10 +4,10 @@ use super::*;
 use crate::proxy::options::GuiCastling;
 use crate::start::method::MethodSpec;
 
-const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
-const S960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w HBhb - 0 1";
+pub(super) const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
+pub(super) const S960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w HBhb - 0 1";
 
-fn session(settings: Settings) -> Session {
+pub(super) fn session(settings: Settings) -> Session {
     let mut s = Session::new(&settings, 1, "/usr/games/fake");
     let mut out = Vec::new();
     for l in [
@@ -20,13 +20,13 @@ fn session(settings: Settings) -> Session {
     s
 }
 
-fn gui(s: &mut Session, line: &str) -> Vec<Out> {
+pub(super) fn gui(s: &mut Session, line: &str) -> Vec<Out> {
     let mut out = Vec::new();
     s.from_gui(line.as_bytes(), &mut out);
     out
 }
 
-fn engine(s: &mut Session, line: &str) -> Vec<Out> {
+pub(super) fn engine(s: &mut Session, line: &str) -> Vec<Out> {
     let mut out = Vec::new();
     s.from_engine(line.as_bytes(), &mut out);
     out
