@@ -95,6 +95,7 @@ mod tests {
             start: Start {
                 position: start.to_chess(),
                 start: Some(start),
+                place: None,
             },
             moves: played,
             position: pos,

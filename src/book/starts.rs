@@ -17,8 +17,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::Chess;
 
+use crate::start::method::book::Place;
 use crate::start::method::procedure::uniform_below;
-use crate::start::method::{MethodError, MethodSpec, PositionSource};
+use crate::start::method::{MethodError, MethodSpec, PositionSource, Record};
 use crate::start::{POSITIONS, StartPosition};
 
 /// `--start`: a method of `positions`, or a complete set.
@@ -71,6 +72,9 @@ impl fmt::Display for StartSpec {
 pub struct Start {
     pub position: Chess,
     pub start: Option<StartPosition>,
+    /// The line (EPD) or game (PGN) of the book it was read from, so that
+    /// what the line carries can follow it ([`super::stored`]).
+    pub place: Option<Place>,
 }
 
 /// An endless stream of starts.
@@ -114,9 +118,14 @@ impl StartStream {
         match &mut self.kind {
             Kind::Method(source) => {
                 let drawn = source.next_position();
+                let place = match drawn.record {
+                    Record::Book { place, .. } => Some(place),
+                    _ => None,
+                };
                 Start {
                     position: drawn.position,
                     start: drawn.start,
+                    place,
                 }
             }
             Kind::Set {
@@ -136,6 +145,7 @@ impl StartStream {
                 Start {
                     position: start.to_chess(),
                     start: Some(start),
+                    place: None,
                 }
             }
         }
