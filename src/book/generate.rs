@@ -420,12 +420,14 @@ fn run_engines(
                 break Err(e);
             }
         };
-        // Emptying and closing the queue ends the workers after the line
-        // each is playing.
+        // Closing the queue first: a worker waiting in `recv` holds the
+        // queue's lock, and only a closed (or fed) queue wakes it, so
+        // locking to empty the queue before closing it could wait forever.
+        // Then emptying it ends the workers after the line each is playing.
+        drop(job_tx);
         if let Ok(queue) = shop.jobs.lock() {
             while queue.try_recv().is_ok() {}
         }
-        drop(job_tx);
         judge.show_progress();
         result
     })
