@@ -19,7 +19,7 @@ use std::str::FromStr;
 use shakmaty::{Chess, Color, File, Position, Rank, Square};
 
 use crate::notation::fen::{FenFlavour, position_epd};
-use crate::start::method::Drawn;
+use crate::openings::Drawn;
 
 /// Stdout could not take a command's output.
 #[derive(Debug, thiserror::Error)]
