@@ -9,7 +9,10 @@
 //!
 //! A line's start is the position itself when it is a start, else its `c1`
 //! opcode (what `uci960 book` writes); a line with neither counts as
-//! "start unknown".
+//! "start unknown". A PGN book (`book --format pgn`) counts the position
+//! each game reaches, its start the game's `[FEN]`; it has no castling
+//! fields to count, no fishtest counts (fishtest's are of EPD lines) and
+//! rates only from an engine.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -21,7 +24,6 @@ use super::package::{self, BookFacts};
 use super::stored::{StoredEval, wdl_of};
 use super::unique::{SeenPositions, position_key};
 use super::wdl::{Wdl, WdlSource};
-use crate::game::pgn::ReadGame;
 use crate::notation::epd::EpdLine;
 use crate::notation::fen::parse_position;
 use crate::start::StartPosition;
@@ -158,7 +160,7 @@ pub fn book_stats_with(
 /// given each game's moves from its start. fishtest's counts and the
 /// castling-field flavours are EPD's and stay empty.
 pub fn pgn_book_stats(
-    games: &[ReadGame],
+    games: &[crate::openings::Opening],
     mut engine: Option<&mut BookEngine>,
 ) -> Result<BookStats, StatsError> {
     let mut t = Tallier::new(BookStats {
@@ -166,14 +168,12 @@ pub fn pgn_book_stats(
         ..BookStats::default()
     });
     for (i, game) in games.iter().enumerate() {
+        let position = game.position();
         let rates = match engine.as_deref_mut() {
-            Some(engine) => {
-                Some(t.measure(engine, &game.start, &game.moves, &game.position, i + 1)?)
-            }
+            Some(engine) => Some(t.measure(engine, &game.start, &game.moves, &position, i + 1)?),
             None => None,
         };
-        let start = StartPosition::from_chess(&game.start).ok();
-        t.position(&game.position, start, rates);
+        t.position(&position, game.sp, rates);
     }
     Ok(t.finish())
 }

@@ -27,15 +27,12 @@ use shakmaty::{Chess, Move, Position};
 
 use super::filter::Eval;
 use super::generate::BookLine;
-use super::starts::{Start, StartSpec};
 use super::unique::position_key;
 use super::wdl::{Wdl, WdlSource};
-use crate::game::pgn::ReadGame;
 use crate::notation::epd::EpdLine;
 use crate::notation::fen::parse_position;
+use crate::openings::{Drawn, MethodSpec, Opening, Place, Record, StartSpec};
 use crate::start::StartPosition;
-use crate::start::method::MethodSpec;
-use crate::start::method::book::Place;
 use crate::uci::{Score, ScoreBound};
 
 /// The evaluation a line was written with.
@@ -161,19 +158,19 @@ impl StoredLines {
         if max_plies > 0 {
             return Ok(None);
         }
-        if crate::start::method::pgn_book::is_pgn_file(path).map_err(|e| fail(e.to_string()))? {
-            let games = crate::start::method::pgn_book::load(path, None)
+        let text = crate::files::read_text(path, "book", crate::files::BOOK_LIMIT)
+            .map_err(|e| fail(e.to_string()))?;
+        if crate::openings::pgn::looks_like_pgn(path, text.as_bytes()) {
+            let games = crate::openings::book::read_pgn_openings(text.as_bytes(), path, None)
                 .map_err(|e| fail(e.to_string()))?;
             return Ok(Some(StoredLines::of_games(path, games)));
         }
-        let text = crate::files::read_text(path, "book", crate::files::BOOK_LIMIT)
-            .map_err(|e| fail(e.to_string()))?;
         Ok(Some(StoredLines::read(path, &text)))
     }
 
     /// The games of a PGN book: each one's start and moves (a PGN book
     /// carries no evaluations).
-    pub fn of_games(path: &Path, games: Vec<ReadGame>) -> StoredLines {
+    pub fn of_games(path: &Path, games: Vec<Opening>) -> StoredLines {
         let positions = games.len();
         let lines = games
             .into_iter()
@@ -273,14 +270,18 @@ impl StoredLines {
     /// Gives `line` (a book line passed through) the moves that led to it
     /// and, with `with_eval`, its stored evaluation.
     pub fn restore(&self, line: &mut BookLine, with_eval: bool) {
-        let Some(stored) = line.start.place.and_then(|p| self.lines.get(&key(p))) else {
+        let Record::Book { place, .. } = &line.start.record else {
+            return;
+        };
+        let Some(stored) = self.lines.get(&key(*place)) else {
             return;
         };
         if let Some((start, moves)) = &stored.played {
-            line.start = Start {
+            line.start = Drawn {
                 position: start.clone(),
                 start: StartPosition::from_chess(start).ok(),
-                place: line.start.place,
+                method: line.start.method,
+                record: line.start.record.clone(),
             };
             line.moves.clone_from(moves);
         }
