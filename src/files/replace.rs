@@ -3,7 +3,9 @@
 //! the new content goes to a uniquely named temporary file in the same
 //! folder (`.NAME.PID-N.tmp`, created exclusively: two processes never
 //! share one), is synced, then renamed over the target, and the folder is
-//! synced.
+//! synced. [`replace`] takes the bytes; [`replace_with`] streams them
+//! through a writer (a merged PGN, a serializer) into the same temporary
+//! file.
 //!
 //! Only a regular file (or nothing) is replaced: renaming over a device,
 //! a FIFO or a socket would put a file where the node was (as root,
@@ -12,7 +14,7 @@
 //! file keeps being a link: its target is replaced.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -57,6 +59,34 @@ pub fn target(what: &'static str, path: &Path) -> Result<PathBuf, ReplaceError> 
 
 /// Replaces `path` with `bytes` (module docs).
 pub fn replace(what: &'static str, path: &Path, bytes: &[u8]) -> Result<(), ReplaceError> {
+    replace_file(what, path, |mut file| file.write_all(bytes))
+}
+
+/// Replaces `path` with what `fill` writes (module docs): the streaming
+/// form of [`replace`], for outputs too large to build in memory first
+/// (a merged PGN of 100,000 games) or written by a serializer. `fill`
+/// writes into a buffered temporary file; an error from it (or from
+/// flushing, syncing, renaming) removes the temporary file and leaves the
+/// old `path` whole.
+pub fn replace_with(
+    what: &'static str,
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), ReplaceError> {
+    replace_file(what, path, |file| {
+        // Large buffer: a merged PGN is written in few system calls.
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        fill(&mut w)?;
+        w.flush()
+    })
+}
+
+/// Both forms: `write` fills the exclusive temporary file.
+fn replace_file(
+    what: &'static str,
+    path: &Path,
+    write: impl FnOnce(&File) -> std::io::Result<()>,
+) -> Result<(), ReplaceError> {
     let target = target(what, path)?;
     let io = |source| ReplaceError::Io {
         what,
@@ -71,7 +101,7 @@ pub fn replace(what: &'static str, path: &Path, bytes: &[u8]) -> Result<(), Repl
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
-    let (tmp, mut file) = loop {
+    let (tmp, file) = loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
         match OpenOptions::new().write(true).create_new(true).open(&tmp) {
@@ -81,13 +111,12 @@ pub fn replace(what: &'static str, path: &Path, bytes: &[u8]) -> Result<(), Repl
             Err(e) => return Err(io(e)),
         }
     };
-    let written = file
-        .write_all(bytes)
-        .and_then(|_| file.sync_all())
-        .and_then(|_| {
-            drop(file);
-            std::fs::rename(&tmp, &target)
-        });
+    let written = (|| {
+        write(&file)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, &target)
+    })();
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         return Err(io(e));
@@ -141,6 +170,31 @@ pub(crate) mod tests {
             let err = replace("state file", Path::new("/dev/null"), b"x").unwrap_err();
             assert!(err.to_string().contains("a device"), "{err}");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn streaming_replace_keeps_the_old_file_when_filling_fails() {
+        let dir = scratch("replace-with");
+        let path = dir.join("all.pgn");
+        replace_with("merged PGN", &path, |w| {
+            for i in 0..3 {
+                writeln!(w, "game {i}")?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"game 0\ngame 1\ngame 2\n");
+        let err = replace_with("merged PGN", &path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("a shard's PGN went missing"))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("went missing"), "{err}");
+        assert!(err.to_string().contains("merged PGN"), "{err}");
+        // The old content, and no temporary file left behind.
+        assert_eq!(std::fs::read(&path).unwrap(), b"game 0\ngame 1\ngame 2\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
