@@ -32,11 +32,12 @@
 //! | `--crash-on-uci` | answers `uci` with `id name` only, then crashes as above (an engine that dies at start) |
 //! | `--silent` | reads its input, never writes a byte (not a UCI engine) |
 //! | `--hang-after-uci` | completes the handshake, then answers nothing (`isready`, `go`, `stop` unanswered) |
+//! | `--slow-uciok` | sends `uciok` only after `--delay-ms` (a GUI's lines pile up before the handshake ends) |
 //! | `--hang-after-go` | answers normally until its first go, then nothing |
 //! | `--ignore-quit` | ignores `quit` and (Unix) SIGTERM; it still exits at end of input, or when killed |
 //! | `--stall-on-go=N` | never answers its N-th go, not even at `stop`; everything else is answered |
 //! | `--slow-on-go=N` | answers its N-th go only after `--delay-ms` (time forfeits) |
-//! | `--delay-ms=MS` | the delay of `--slow-on-go` (default 1000) |
+//! | `--delay-ms=MS` | the delay of `--slow-on-go` and `--slow-uciok` (default 1000) |
 //! | `--garbage` | answers every go with: `info string \xff\xfe not utf-8`, a 1 MiB `info string xxx...` line, `info depth 1 pv e2e4\r\n`, an empty line, `\x00\x01 random bytes`, `bestmove e2e4\r\n` |
 //! | `--illegal-move[=N]` | its N-th go is answered with an illegal move: `e2e5` (`a1a1` should `e2e5` be legal) |
 //! | `--king-two-squares` | declares `UCI_Chess960` yet castles whenever it can (first castle in text order) and writes castles as the king's destination (`e1g1`) in `bestmove` and `pv` |
@@ -79,6 +80,7 @@ struct Faults {
     crash_on_uci: bool,
     silent: bool,
     hang_after_uci: bool,
+    slow_uciok: bool,
     hang_after_go: bool,
     ignore_quit: bool,
     stall_on_go: Option<u32>,
@@ -142,6 +144,7 @@ fn parse_args() -> Faults {
             "--crash-on-uci" => f.crash_on_uci = true,
             "--silent" => f.silent = true,
             "--hang-after-uci" => f.hang_after_uci = true,
+            "--slow-uciok" => f.slow_uciok = true,
             "--hang-after-go" => f.hang_after_go = true,
             "--ignore-quit" => f.ignore_quit = true,
             "--stall-on-go" => f.stall_on_go = Some(number(flag, value, Some(1))),
@@ -320,6 +323,9 @@ impl Mock {
                 }
                 if !self.f.no_chess960 {
                     self.say(&["option name UCI_Chess960 type check default false"]);
+                }
+                if self.f.slow_uciok {
+                    std::thread::sleep(Duration::from_millis(self.f.delay_ms));
                 }
                 self.say(&["uciok"]);
                 if self.f.hang_after_uci {

@@ -73,9 +73,8 @@ pub fn message(err: &anyhow::Error) -> String {
 pub fn report(err: &anyhow::Error) -> ExitCode {
     let code = code_of(err);
     if code != STDOUT_CLOSED {
-        use std::io::Write;
-        // stderr itself may be gone: nothing more to do then.
-        let _ = writeln!(std::io::stderr(), "uci960: {}", message(err));
+        // stderr itself may be gone or full: nothing more to do then.
+        super::output::note(message(err));
     }
     ExitCode::from(code)
 }

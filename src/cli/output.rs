@@ -19,7 +19,7 @@ use std::str::FromStr;
 use shakmaty::{Chess, Color, File, Position, Rank, Square};
 
 use crate::notation::fen::{FenFlavour, position_epd};
-use crate::start::method::Drawn;
+use crate::openings::Drawn;
 
 /// Stdout could not take a command's output.
 #[derive(Debug, thiserror::Error)]
@@ -51,10 +51,11 @@ pub fn emit(text: &str) -> Result<(), StdoutError> {
     Ok(())
 }
 
-/// A note for the user on stderr (`uci960: …`). Never panics: a closed or
-/// full stderr loses the note, not the command (`eprintln!` would panic).
+/// A note for the user on stderr (`uci960: …`). Never panics nor blocks:
+/// a closed or full stderr loses the note (counted), not the command
+/// ([`crate::platform::diag`]; `eprintln!` would panic).
 pub fn note(text: impl std::fmt::Display) {
-    let _ = writeln!(std::io::stderr(), "uci960: {text}");
+    crate::platform::diag::line(&format!("uci960: {text}"));
 }
 
 /// How `positions` prints each position.

@@ -17,7 +17,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
-use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, Progress, finished_line, started_line, write_json};
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
@@ -26,6 +25,7 @@ use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
 use crate::files::{Appender, LockError, Pending, Tail};
+use crate::openings::{OpeningError, OpeningSource};
 use crate::shard::Shard;
 
 /// Why a tournament could not run (or stopped).
