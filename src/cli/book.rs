@@ -365,7 +365,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
             Ok(engine) => Some(engine),
             Err(e) => {
                 eprintln!("uci960: {e}");
-                return Ok(ExitCode::from(3));
+                return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     };
@@ -381,7 +381,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
         Err(e @ StatsError::Engine { .. }) => {
             eprintln!("uci960: {}:{e}", path.display());
-            Ok(ExitCode::from(3))
+            Ok(ExitCode::from(super::exit::RUNTIME))
         }
     }
 }
@@ -436,14 +436,14 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
         Err(e) => {
             eprintln!("uci960: {e}");
-            return Ok(ExitCode::from(3));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
         }
     };
     match flushed {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("uci960: writing the book: {e}");
-            return Ok(ExitCode::from(3));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
         }
         Ok(()) => {}
     }
@@ -454,7 +454,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         && let Err(e) = staged.commit()
     {
         eprintln!("uci960: {e}");
-        return Ok(ExitCode::from(3));
+        return Ok(ExitCode::from(super::exit::RUNTIME));
     }
 
     eprintln!("uci960 book: {}", outcome.tally);
@@ -482,7 +482,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             ),
             Err(e) => {
                 eprintln!("uci960: {e}");
-                return Ok(ExitCode::from(3));
+                return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     }

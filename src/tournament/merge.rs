@@ -80,14 +80,6 @@ pub enum MergeError {
     Write(#[from] ReplaceError),
 }
 
-impl MergeError {
-    /// 3 for a write that failed, 2 for everything about the input (an
-    /// output that is not a regular file included).
-    pub fn is_runtime(&self) -> bool {
-        matches!(self, MergeError::Write(ReplaceError::Io { .. }))
-    }
-}
-
 /// Where one shard stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

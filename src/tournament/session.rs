@@ -24,7 +24,7 @@ use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
-use crate::files::{Appender, LockError, Pending, Tail};
+use crate::files::{Appender, Pending, Tail};
 use crate::openings::{OpeningError, OpeningSource};
 use crate::shard::Shard;
 
@@ -57,26 +57,6 @@ pub enum TournamentError {
         theirs: u64,
         shard: Shard,
     },
-}
-
-impl TournamentError {
-    /// 2 for what the user can fix in the arguments or input files, 3 for
-    /// runtime failures (an engine that cannot start, a disk that is full).
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            TournamentError::Setup(SetupError::NoChess960(_)) => 2,
-            TournamentError::Setup(SetupError::Start { .. }) => 3,
-            TournamentError::Opening(_)
-            | TournamentError::Resume(_)
-            | TournamentError::ShardCount { .. } => 2,
-            TournamentError::State(StateError::Damaged { .. } | StateError::Read(_)) => 2,
-            TournamentError::Collision(_)
-            | TournamentError::Lock(LockError::Held { .. })
-            | TournamentError::Replace(_) => 2,
-            TournamentError::Output(OutputError::Append(e)) if e.is_usage() => 2,
-            TournamentError::State(_) | TournamentError::Output(_) | TournamentError::Lock(_) => 3,
-        }
-    }
 }
 
 /// How the tournament is run.
