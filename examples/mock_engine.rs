@@ -55,6 +55,8 @@
 //! | `--inner-rook-misread` | where two rooks of one colour share a wing of the king, reads a castling right on one of them as the other's (innermost and outermost swap) |
 //! | `--null-at-castles` | answers `bestmove 0000` whenever a castle is legal (perft is right) |
 //! | `--pid-log=FILE` | appends `PID` at start, `PID new` per `ucinewgame` and (with `--fork-child`) `PID child CHILDPID` |
+//! | `--setsid-child` | `--fork-child` with a grandchild that calls `setsid()` (Unix): it leaves the engine's session and process group |
+//! | `--ignore-eof` | at end of input lives on (at most 10 minutes) instead of exiting: an engine that only a signal ends |
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
 //! | `--announce-pid` | an `info string pid N` line (its own pid) before `id name`: a test learns the engine's pid from the protocol, with no file to wait for |
 //! | `--flood` | after `uciok` writes `info string flood ...` lines forever, never reading its input again (ends when the pipe closes) |
@@ -104,6 +106,8 @@ struct Faults {
     null_at_castles: bool,
     pid_log: Option<String>,
     fork_child: bool,
+    setsid_child: bool,
+    ignore_eof: bool,
     announce_pid: bool,
     flood: bool,
     long_line: Option<u64>,
@@ -174,6 +178,11 @@ fn parse_args() -> Faults {
                 None => usage("--pid-log needs =FILE"),
             },
             "--fork-child" => f.fork_child = true,
+            "--setsid-child" => {
+                f.fork_child = true;
+                f.setsid_child = true;
+            }
+            "--ignore-eof" => f.ignore_eof = true,
             "--announce-pid" => f.announce_pid = true,
             "--flood" => f.flood = true,
             "--long-line" => f.long_line = Some(number(flag, value, None)),
@@ -228,10 +237,22 @@ fn main() {
         #[allow(clippy::zombie_processes)]
         let child = std::env::current_exe()
             .and_then(|exe| {
-                std::process::Command::new(exe)
+                let mut command = std::process::Command::new(exe);
+                command
                     .arg("--idle-child")
-                    .stdin(std::process::Stdio::null())
-                    .spawn()
+                    .stdin(std::process::Stdio::null());
+                #[cfg(unix)]
+                if f.setsid_child {
+                    use std::os::unix::process::CommandExt;
+                    // SAFETY: setsid is async-signal-safe.
+                    unsafe {
+                        command.pre_exec(|| {
+                            libc::setsid();
+                            Ok(())
+                        });
+                    }
+                }
+                command.spawn()
             })
             .unwrap_or_else(|e| usage(&format!("--fork-child: cannot spawn: {e}")));
         child_pid = Some(child.id());
@@ -264,6 +285,11 @@ fn main() {
     loop {
         raw.clear();
         match input.read_until(b'\n', &mut raw) {
+            Ok(0) | Err(_) if mock.f.ignore_eof => {
+                // An engine that lives on without its input.
+                std::thread::sleep(Duration::from_secs(600));
+                break;
+            }
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }

@@ -4,7 +4,7 @@
 //!
 //! | piece | POSIX | Windows |
 //! |---|---|---|
-//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
+//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux; on Linux also every descendant found through `/proc` and orphans re-parented to uci960 as subreaper ([`tree`]) | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
 //! | [`PipeReader`] | `poll` with a timeout, then one large `read` on the caller's thread | a reader thread handing chunks over one at a time |
 //! | [`Relay`] | the proxy's single-thread `poll` loop over the GUI, the engine and signals, all writes non-blocking | one reader and one writer thread per stream, waking the loop through a channel |
 //! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
@@ -27,6 +27,8 @@ pub mod status;
 
 #[cfg(unix)]
 mod posix;
+#[cfg(target_os = "linux")]
+mod tree;
 #[cfg(unix)]
 use posix as imp;
 #[cfg(windows)]
@@ -34,7 +36,7 @@ mod windows;
 #[cfg(windows)]
 use windows as imp;
 
-pub use imp::{PipeReader, ProcessGroup, Relay, prepare};
+pub use imp::{PipeReader, ProcessGroup, Relay, prepare, spawn};
 pub use status::describe_status;
 
 use std::io;

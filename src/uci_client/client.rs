@@ -289,11 +289,14 @@ pub struct UciEngine {
 }
 
 impl UciEngine {
-    /// Spawns the engine (stderr discarded) and runs the handshake.
+    /// Spawns the engine (stderr discarded, killed by the kernel if uci960
+    /// dies, even by SIGKILL: issue 21) and runs the handshake. Every
+    /// thread that starts an engine this way (the match's workers, the
+    /// book's, the main thread) ends its engines before it ends.
     pub fn start(cmd: &EngineCommand, timeout: Duration) -> Result<UciEngine, EngineError> {
         let opts = SpawnOptions {
             stderr: super::process::StderrMode::Null,
-            ..SpawnOptions::default()
+            die_with_parent: true,
         };
         UciEngine::start_with(cmd, opts, timeout)
     }

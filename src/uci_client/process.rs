@@ -188,7 +188,7 @@ impl EngineProcess {
             command.current_dir(dir);
         }
         platform::prepare(&mut command, opts.die_with_parent);
-        let mut child = command.spawn().map_err(|e| spawn_error(&program, e))?;
+        let mut child = platform::spawn(&mut command).map_err(|e| spawn_error(&program, e))?;
         let group = match ProcessGroup::new(&child) {
             Ok(group) => group,
             Err(source) => {
