@@ -40,6 +40,7 @@
 //! | `--delay-ms=MS` | the delay of `--slow-on-go` and `--slow-uciok` (default 1000) |
 //! | `--garbage` | answers every go with: `info string \xff\xfe not utf-8`, a 1 MiB `info string xxx...` line, `info depth 1 pv e2e4\r\n`, an empty line, `\x00\x01 random bytes`, `bestmove e2e4\r\n` |
 //! | `--illegal-move[=N]` | its N-th go is answered with an illegal move: `e2e5` (`a1a1` should `e2e5` be legal) |
+//! | `--escape-move[=N]` | its N-th go is answered with `bestmove ESC[2JESC[31mzz9` and a C1 CSI (`U+009B`) then `0m`: terminal escape sequences in an illegal move |
 //! | `--king-two-squares` | declares `UCI_Chess960` yet castles whenever it can (first castle in text order) and writes castles as the king's destination (`e1g1`) in `bestmove` and `pv` |
 //! | `--king-two-squares-perft` | the same notation in its perft divide too (what a real engine with this bug does; the perft checks then fail as well) |
 //! | `--no-chess960` | does not declare `UCI_Chess960` |
@@ -90,6 +91,7 @@ struct Faults {
     delay_ms: u64,
     garbage: bool,
     illegal_move: Option<u32>,
+    escape_move: bool,
     king_two_squares: bool,
     king_two_squares_perft: bool,
     no_chess960: bool,
@@ -156,6 +158,10 @@ fn parse_args() -> Faults {
             "--delay-ms" => f.delay_ms = number(flag, value, None),
             "--garbage" => f.garbage = true,
             "--illegal-move" => f.illegal_move = Some(number(flag, value, Some(1))),
+            "--escape-move" => {
+                f.illegal_move = Some(number(flag, value, Some(1)));
+                f.escape_move = true;
+            }
             "--king-two-squares" => f.king_two_squares = true,
             "--king-two-squares-perft" => {
                 f.king_two_squares = true;
@@ -532,7 +538,10 @@ impl Mock {
             GoFault::Slow => std::thread::sleep(Duration::from_millis(self.f.delay_ms)),
             GoFault::Illegal | GoFault::None => {}
         }
-        let bestmove = if matches!(fault, GoFault::Illegal) {
+        let bestmove = if matches!(fault, GoFault::Illegal) && self.f.escape_move {
+            // A terminal escape (clear screen, red) around the move text.
+            "bestmove \x1b[2J\x1b[31mzz9\u{9b}0m".to_string()
+        } else if matches!(fault, GoFault::Illegal) {
             format!("bestmove {}", self.illegal_move())
         } else {
             format!("bestmove {}", best_text.as_deref().unwrap_or("0000"))

@@ -42,6 +42,32 @@ pub use status::describe_status;
 use std::io;
 use std::process::{ChildStdin, ChildStdout};
 
+/// Whether an error says that uci960 itself is out of resources (open
+/// files, processes, memory, disk), as opposed to something about the
+/// engine or file at hand: such a failure ends a run (exit 3) and is
+/// charged to no engine.
+pub fn is_out_of_resources(e: &io::Error) -> bool {
+    if matches!(
+        e.kind(),
+        io::ErrorKind::OutOfMemory | io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    ) {
+        return true;
+    }
+    #[cfg(unix)]
+    let codes = [
+        libc::EMFILE,
+        libc::ENFILE,
+        libc::EAGAIN,
+        libc::ENOMEM,
+        libc::ENOSPC,
+    ];
+    // ERROR_TOO_MANY_OPEN_FILES, ERROR_NOT_ENOUGH_MEMORY, ERROR_OUTOFMEMORY,
+    // ERROR_NO_SYSTEM_RESOURCES, ERROR_DISK_FULL.
+    #[cfg(windows)]
+    let codes = [4, 8, 14, 1450, 112];
+    e.raw_os_error().is_some_and(|c| codes.contains(&c))
+}
+
 /// A pair of anonymous pipes shaped like a child engine's: the engine's
 /// stdin and stdout for the proxy's [`Relay`], and the other ends for a
 /// transport that is not a process (the remote link's bridge threads read

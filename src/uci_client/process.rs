@@ -66,6 +66,10 @@ pub enum SpawnError {
     NoDir { dir: String },
     #[error("cannot start engine '{program}': {source}")]
     Io { program: String, source: io::Error },
+    /// uci960 itself is out of descriptors, processes or memory: not the
+    /// engine's fault (issue 21: `ulimit -n 20` scored a game as a crash).
+    #[error("cannot start engine '{program}': uci960 is out of resources: {source}")]
+    Resources { program: String, source: io::Error },
 }
 
 /// Where the engine's stderr goes.
@@ -194,7 +198,7 @@ impl EngineProcess {
             Err(source) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(SpawnError::Io { program, source });
+                return Err(spawn_error(&program, source));
             }
         };
         let pid = child.id();
@@ -421,6 +425,7 @@ fn spawn_error(program: &str, e: io::Error) -> SpawnError {
         // ERROR_BAD_EXE_FORMAT
         #[cfg(windows)]
         _ if e.raw_os_error() == Some(193) => SpawnError::NotExecutable { program },
+        _ if platform::is_out_of_resources(&e) => SpawnError::Resources { program, source: e },
         _ => SpawnError::Io { program, source: e },
     }
 }
