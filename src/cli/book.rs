@@ -20,13 +20,13 @@ use crate::book::package::{self, Framework};
 use crate::book::pgn::push_pgn;
 use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
-use crate::book::starts::StartSpec;
 use crate::book::wdl::RateWindow;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::notation::fen::{FenFlavour, push_fen};
+use crate::openings::BookFormat;
+use crate::openings::StartSpec;
 use crate::platform::interrupt;
-use crate::tournament::openings::BookFormat;
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -96,8 +96,9 @@ pub struct BookArgs {
     /// Write only slice i of n (1-based): `--shard 2/4`.
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = BookFormat::Epd)]
+    /// Output format: epd (one position a line, with opcodes) or pgn (one
+    /// game a position).
+    #[arg(long, value_name = "epd|pgn", default_value = "epd")]
     pub format: BookFormat,
     /// FEN flavour of EPD lines: shredder (rook files, default) or xfen
     /// (KQkq). PGN `[FEN]` tags are always X-FEN. (`--castling` is the old
@@ -364,7 +365,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
             Ok(engine) => Some(engine),
             Err(e) => {
                 eprintln!("uci960: {e}");
-                return Ok(ExitCode::from(3));
+                return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     };
@@ -380,7 +381,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
         Err(e @ StatsError::Engine { .. }) => {
             eprintln!("uci960: {}:{e}", path.display());
-            Ok(ExitCode::from(3))
+            Ok(ExitCode::from(super::exit::RUNTIME))
         }
     }
 }
@@ -435,14 +436,14 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
         Err(e) => {
             eprintln!("uci960: {e}");
-            return Ok(ExitCode::from(3));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
         }
     };
     match flushed {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("uci960: writing the book: {e}");
-            return Ok(ExitCode::from(3));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
         }
         Ok(()) => {}
     }
@@ -453,7 +454,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         && let Err(e) = staged.commit()
     {
         eprintln!("uci960: {e}");
-        return Ok(ExitCode::from(3));
+        return Ok(ExitCode::from(super::exit::RUNTIME));
     }
 
     eprintln!("uci960 book: {}", outcome.tally);
@@ -481,7 +482,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             ),
             Err(e) => {
                 eprintln!("uci960: {e}");
-                return Ok(ExitCode::from(3));
+                return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     }
