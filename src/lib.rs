@@ -41,6 +41,7 @@ pub mod engines;
 pub mod files;
 pub mod game;
 pub mod keyword;
+pub mod lines;
 pub mod notation;
 pub mod openings;
 pub mod perft;

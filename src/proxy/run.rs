@@ -24,8 +24,8 @@ use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
 use super::transport::{Target, Transport};
+use crate::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::platform::{ReadOutcome, Relay, Side, Want, interrupt};
-use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
 const GRACE: Duration = Duration::from_secs(1);

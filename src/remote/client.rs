@@ -21,7 +21,7 @@ use super::hello::{Answer, Hello};
 use super::known_hosts::{self, Pin};
 use super::link::{Link, LinkReader, Received};
 use super::tls;
-use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
+use crate::lines::{LineBuffer, MAX_LINE, StreamLine};
 
 /// How the client reaches and proves itself to a server.
 #[derive(Clone, Debug)]
