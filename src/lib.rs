@@ -38,6 +38,7 @@ pub mod builtin_engine;
 pub mod cli;
 pub mod conformance;
 pub mod engines;
+pub mod excerpt;
 pub mod files;
 pub mod game;
 pub mod keyword;

@@ -188,7 +188,7 @@ pub fn connect(settings: &ClientSettings) -> Result<Connected, ConnectError> {
             break Answer::parse(line).ok_or_else(|| {
                 proto(format!(
                     "not a uci960 server (it said '{}')",
-                    crate::files::excerpt(&String::from_utf8_lossy(line), 80)
+                    crate::excerpt::excerpt(&String::from_utf8_lossy(line), 80)
                 ))
             })?;
         }
