@@ -321,6 +321,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             use crate::platform::interrupt::{SIGINT, exit_code, received};
             Ok(ExitCode::from(exit_code(received().unwrap_or(SIGINT))))
         }
+        Ended::RunnerFailed(why) => fail(
+            3,
+            format!("{why}; the tournament stopped and no engine was charged (--resume continues)"),
+        ),
         Ended::EngineLost => fail(
             3,
             "an engine could not be restarted; the tournament stopped (--recover retries and goes on; --resume continues)",
