@@ -417,6 +417,14 @@ mod tests {
                  elo1=2 alpha=0.05 beta=0.05 model=bayeselo --concurrency 4 --seed 9 \
                  --tournament round-robin",
             ),
+            // `-each` is applied after every engine's own keys, and wins
+            // where both give one (as cutechess-cli and fastchess).
+            (
+                "-engine cmd=/bin/sf name=a nodes=500 option.Hash=8 -engine cmd=/bin/ef \
+                 name=b arg=-x -each nodes=2000 option.Hash=16 -each arg=-y -repeat",
+                "--engine cmd=/bin/sf name=a nodes=2000 option.Hash=16 arg=-y \
+                 --engine cmd=/bin/ef name=b arg=-x nodes=2000 option.Hash=16 arg=-y",
+            ),
         ] {
             assert_eq!(settings_of(theirs), settings_of(native), "{theirs}");
         }
