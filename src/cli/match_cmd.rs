@@ -98,6 +98,11 @@ pub struct MatchArgs {
     /// stall, and go on (without it, such an engine stops the tournament).
     #[arg(long)]
     pub recover: bool,
+    /// Let other tournaments append to the same PGN at the same time (each
+    /// game is written whole); without it a second tournament writing the
+    /// PGN is refused.
+    #[arg(long)]
+    pub shared_pgn: bool,
     /// Continue the tournament recorded in the state file.
     #[arg(long)]
     pub resume: bool,
@@ -200,6 +205,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
         castling,
         restart: args.restart.as_deref().map(|r| r == "on"),
         recover: args.recover.then_some(true),
+        shared_pgn: args.shared_pgn.then_some(true),
         margin: args.margin,
         timeout: args.timeout.map(|d| d.as_secs_f64()),
         pgn_variant: match &args.pgn_variant {

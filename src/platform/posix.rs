@@ -23,8 +23,6 @@ use crate::lines::LineBuffer;
 pub fn prepare(command: &mut Command, die_with_parent: bool) {
     command.process_group(0);
     #[cfg(target_os = "linux")]
-    super::tree::become_subreaper();
-    #[cfg(target_os = "linux")]
     if die_with_parent {
         // SAFETY: prctl is async-signal-safe; nothing else runs between
         // fork and exec here.
