@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::interrupt;
 use super::{ReadOutcome, Ready, Side, Want};
-use crate::uci_client::lines::LineBuffer;
+use crate::lines::LineBuffer;
 
 // ---------------------------------------------------------------- processes
 

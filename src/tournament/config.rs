@@ -61,6 +61,9 @@ pub struct TournamentConfig {
     pub draw: Option<DrawRule>,
     pub resign: Option<ResignRule>,
     pub maxmoves: Option<u32>,
+    /// `castling_moves` (as the flag `--castling-moves`); `castling` is
+    /// the old key, still read.
+    #[serde(rename = "castling_moves", alias = "castling")]
     pub castling: Option<CastlingPolicy>,
     pub restart: Option<bool>,
     pub recover: Option<bool>,
@@ -730,5 +733,13 @@ mod tests {
             .unwrap();
         assert_eq!(s.engines.len(), 2);
         assert_eq!(s.schedule.games(), 100);
+    }
+
+    #[test]
+    fn castling_moves_is_the_key_and_castling_its_old_name() {
+        for key in ["castling_moves", "castling"] {
+            let c: TournamentConfig = toml::from_str(&format!("{key} = \"lenient\"")).unwrap();
+            assert_eq!(c.castling, Some(CastlingPolicy::Lenient), "{key}");
+        }
     }
 }
