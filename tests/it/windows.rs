@@ -366,3 +366,65 @@ fn proxy_remote_reaches_serve_over_tls() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// A Windows GUI's way of adding an engine (issue 25): the project's own
+/// GUI side (`uci_bench_client gui`, a Windows program) starts `sf960.exe`
+/// (a copy of `uci960.exe`) with no arguments in its own folder, where
+/// `sf960.toml` names the built-in engine (`uci960.exe engine`); it speaks
+/// CRLF, sends X-FEN with `KQkq` and castles king-takes-rook in the moves
+/// list without `UCI_Chess960` (what Arena is reported to do), and plays a
+/// game to its end, checking every answer (legal, castles included). Then
+/// the GUI is killed hard: the proxy and the engine must not outlive it.
+#[test]
+fn a_windows_gui_plays_a_game_through_sf960_started_without_arguments() {
+    let dir = scratch("windows-gui");
+    std::fs::copy(common::uci960(), dir.join("sf960.exe")).unwrap();
+    std::fs::copy(common::uci960(), dir.join("uci960.exe")).unwrap();
+    // A program without a folder part is found beside the proxy, as
+    // Windows looks for programs in the starting program's folder first.
+    std::fs::write(
+        dir.join("sf960.toml"),
+        "[engine]\nprogram = 'uci960.exe'\nargs = ['engine']\n",
+    )
+    .unwrap();
+    let mut gui = Command::new(common::example("uci_bench_client"))
+        .args(["gui", "--depth", "2", "--seed", "5", "--"])
+        .arg(dir.join("sf960.exe"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = common::client::line_reader(gui.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    let mut next = |seen: &mut Vec<String>| {
+        let (_, line) = out
+            .recv_timeout(Duration::from_secs(300))
+            .unwrap_or_else(|_| panic!("the GUI stopped talking after {seen:?}"));
+        seen.push(line.clone());
+        line
+    };
+    let proxy: u32 = next(&mut seen)
+        .strip_prefix("gui: proxy pid ")
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no proxy pid first: {seen:?}"));
+    let over = next(&mut seen);
+    assert!(over.starts_with("gui: game over: "), "{seen:?}");
+    // The GUI's own moves castle when they can, so a castle went both ways
+    // through the proxy: "castles: gui N, engine M".
+    assert!(!over.contains("castles: gui 0"), "{over}");
+    let engines = common::children_of(proxy);
+    assert!(!engines.is_empty(), "no engine under proxy {proxy}");
+    gui.kill().unwrap();
+    let _ = gui.wait();
+    assert!(
+        gone_within(proxy, GUARD),
+        "proxy {proxy} outlived the GUI killed hard"
+    );
+    for engine in engines {
+        assert!(
+            gone_within(engine, GUARD),
+            "engine {engine} outlived the GUI killed hard"
+        );
+    }
+}
