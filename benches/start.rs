@@ -17,10 +17,9 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
+use uci960::openings::{MethodSpec, PositionSource};
 use uci960::platform::cpu::thread_cpu_time;
 use uci960::start::BackRank;
-use uci960::start::analysis::exact_for;
-use uci960::start::method::{MethodSpec, PositionSource};
 
 /// Runs `f` in batches until `budget` of CPU time has passed; returns calls
 /// per CPU-second and per wall-second.
@@ -124,7 +123,7 @@ fn main() {
     for method in ["die", "bag-redraw", "bag-swap", "random", "dfrc"] {
         let spec: MethodSpec = method.parse().unwrap();
         let start = Instant::now();
-        let exact = exact_for(&spec).unwrap();
+        let exact = spec.exact().unwrap();
         black_box(&exact);
         println!(
             "exact analysis {method:<12}      {:>8.1} ms",

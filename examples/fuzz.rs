@@ -26,10 +26,10 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+use uci960::openings::{MethodSpec, replay};
 use uci960::proxy::session::{Out, Session};
 use uci960::proxy::{GuiCastling, Settings};
 use uci960::start::method::procedure::split_tokens;
-use uci960::start::method::{MethodSpec, replay};
 
 #[path = "fuzz_input/mod.rs"]
 mod fuzz_input;
@@ -134,7 +134,7 @@ fn replay_input(data: &[u8]) -> bool {
 }
 
 fn book(data: &[u8]) -> bool {
-    uci960::start::method::book::read(data, Path::new("fuzz.epd")).is_ok()
+    uci960::openings::epd::read(data, Path::new("fuzz.epd")).is_ok()
 }
 
 fn config(data: &[u8]) -> bool {
@@ -198,7 +198,7 @@ fn pgn(data: &[u8]) -> bool {
         .collect();
     assert_eq!(back.len(), 1, "{written}");
     assert_eq!(back[0].tag("White"), Some(expected.as_str()), "{written}");
-    let openings = uci960::tournament::openings::read_pgn_openings(
+    let openings = uci960::openings::book::read_pgn_openings(
         written.as_bytes(),
         Path::new("written.pgn"),
         None,
@@ -213,7 +213,8 @@ fn pgn(data: &[u8]) -> bool {
 /// long, and not over; the stream of openings drawn from it works.
 fn openings(data: &[u8]) -> bool {
     use shakmaty::Position;
-    use uci960::tournament::openings::{BookOrder, OpeningSource, read_pgn_openings};
+    use uci960::openings::book::read_pgn_openings;
+    use uci960::openings::{BookOrder, OpeningSource};
     let plies = data.first().map(|b| u32::from(b % 8)).filter(|&p| p < 6);
     let Ok(lines) = read_pgn_openings(data, Path::new("fuzz.pgn"), plies) else {
         return false;

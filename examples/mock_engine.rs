@@ -32,11 +32,12 @@
 //! | `--crash-on-uci` | answers `uci` with `id name` only, then crashes as above (an engine that dies at start) |
 //! | `--silent` | reads its input, never writes a byte (not a UCI engine) |
 //! | `--hang-after-uci` | completes the handshake, then answers nothing (`isready`, `go`, `stop` unanswered) |
+//! | `--slow-uciok` | sends `uciok` only after `--delay-ms` (a GUI's lines pile up before the handshake ends) |
 //! | `--hang-after-go` | answers normally until its first go, then nothing |
 //! | `--ignore-quit` | ignores `quit` and (Unix) SIGTERM; it still exits at end of input, or when killed |
 //! | `--stall-on-go=N` | never answers its N-th go, not even at `stop`; everything else is answered |
 //! | `--slow-on-go=N` | answers its N-th go only after `--delay-ms` (time forfeits) |
-//! | `--delay-ms=MS` | the delay of `--slow-on-go` (default 1000) |
+//! | `--delay-ms=MS` | the delay of `--slow-on-go` and `--slow-uciok` (default 1000) |
 //! | `--garbage` | answers every go with: `info string \xff\xfe not utf-8`, a 1 MiB `info string xxx...` line, `info depth 1 pv e2e4\r\n`, an empty line, `\x00\x01 random bytes`, `bestmove e2e4\r\n` |
 //! | `--illegal-move[=N]` | its N-th go is answered with an illegal move: `e2e5` (`a1a1` should `e2e5` be legal) |
 //! | `--king-two-squares` | declares `UCI_Chess960` yet castles whenever it can (first castle in text order) and writes castles as the king's destination (`e1g1`) in `bestmove` and `pv` |
@@ -79,6 +80,7 @@ struct Faults {
     crash_on_uci: bool,
     silent: bool,
     hang_after_uci: bool,
+    slow_uciok: bool,
     hang_after_go: bool,
     ignore_quit: bool,
     stall_on_go: Option<u32>,
@@ -142,6 +144,7 @@ fn parse_args() -> Faults {
             "--crash-on-uci" => f.crash_on_uci = true,
             "--silent" => f.silent = true,
             "--hang-after-uci" => f.hang_after_uci = true,
+            "--slow-uciok" => f.slow_uciok = true,
             "--hang-after-go" => f.hang_after_go = true,
             "--ignore-quit" => f.ignore_quit = true,
             "--stall-on-go" => f.stall_on_go = Some(number(flag, value, Some(1))),
@@ -320,6 +323,9 @@ impl Mock {
                 }
                 if !self.f.no_chess960 {
                     self.say(&["option name UCI_Chess960 type check default false"]);
+                }
+                if self.f.slow_uciok {
+                    std::thread::sleep(Duration::from_millis(self.f.delay_ms));
                 }
                 self.say(&["uciok"]);
                 if self.f.hang_after_uci {
@@ -780,83 +786,5 @@ fn crash(exit_code: Option<i32>) -> ! {
     }
 }
 
-/// The castling bugs of issue 27's modes, each in its simplest form,
-/// written apart from the suite's own cause tests (the mock must not share
-/// the code it is used to test).
-mod castling_bugs {
-    use shakmaty::{
-        Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move,
-        Position, Square, attacks,
-    };
-
-    /// `--refuses-attacked-rook`: the castle's rook stands attacked.
-    pub fn rook_attacked(pos: &Chess, m: Move) -> bool {
-        match m {
-            Move::Castle { rook, .. } => pos
-                .board()
-                .attacks_to(rook, !pos.turn(), pos.board().occupied())
-                .any(),
-            _ => false,
-        }
-    }
-
-    /// `--through-rook-square`: the castles that are illegal but look
-    /// legal when the king's squares are tested with the rook in place.
-    pub fn castles_with_rook_in_place(pos: &Chess) -> Vec<Move> {
-        let us = pos.turn();
-        let board = pos.board();
-        let Some(king) = board.king_of(us) else {
-            return Vec::new();
-        };
-        if pos.is_check() {
-            return Vec::new();
-        }
-        let legal = pos.legal_moves();
-        let mut out = Vec::new();
-        for rook in pos.castles().castling_rights() & us.backrank() {
-            let side = CastlingSide::from_king_side(king < rook);
-            let king_to = Square::from_coords(side.king_to_file(), king.rank());
-            let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
-            let m = Move::Castle { king, rook };
-            let others = board.occupied() & !Bitboard::from(king) & !Bitboard::from(rook);
-            let king_path = attacks::between(king, king_to).with(king_to);
-            let path = king_path | attacks::between(rook, rook_to).with(rook_to);
-            let with_rook = board.occupied() ^ king;
-            let safe = king_path
-                .into_iter()
-                .all(|sq| board.attacks_to(sq, !us, with_rook).is_empty());
-            if !legal.contains(&m) && (path & others).is_empty() && safe {
-                out.push(m);
-            }
-        }
-        out
-    }
-
-    /// `--inner-rook-misread`: on a wing with two rooks or more, the
-    /// rights of the innermost and the outermost rook trade places.
-    pub fn swap_shared_rights(pos: &Chess) -> Chess {
-        let mut setup = pos.to_setup(EnPassantMode::Legal);
-        let board = pos.board();
-        for color in Color::ALL {
-            let Some(king) = board.king_of(color) else {
-                continue;
-            };
-            for east in [false, true] {
-                let mut wing: Vec<Square> =
-                    (board.rooks() & board.by_color(color) & color.backrank())
-                        .into_iter()
-                        .filter(|r| (r.file() > king.file()) == east)
-                        .collect();
-                wing.sort_by_key(|r| r.file().distance(king.file()));
-                if let (Some(&inner), Some(&outer)) = (wing.first(), wing.last())
-                    && inner != outer
-                {
-                    let rights = setup.castling_rights;
-                    setup.castling_rights.set(inner, rights.contains(outer));
-                    setup.castling_rights.set(outer, rights.contains(inner));
-                }
-            }
-        }
-        Chess::from_setup(setup, CastlingMode::Chess960).unwrap_or_else(|_| pos.clone())
-    }
-}
+#[path = "../src/conformance/castling_bugs.rs"]
+mod castling_bugs;

@@ -73,7 +73,9 @@ fi
 
 # The library and the binaries: the test and bench targets need
 # criterion's dev-dependency alloca, whose build script compiles C for the
-# target and so needs Apple's SDK, which is not here.
+# target and so needs Apple's SDK, which is not here. ring's C (rustls) is
+# compiled freestanding by clang with scripts/macos/TargetConditionals.h
+# standing in for the SDK's one header it reads (see scripts/windows/env.sh).
 echo "macos: type-check for $MACOS_TARGET"
 "${cross_cargo[@]}" check -Zbuild-std=std,panic_abort --target "$MACOS_TARGET" --lib --bins || status=1
 

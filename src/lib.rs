@@ -42,6 +42,7 @@ pub mod files;
 pub mod game;
 pub mod keyword;
 pub mod notation;
+pub mod openings;
 pub mod perft;
 pub mod platform;
 pub mod proxy;

@@ -14,7 +14,9 @@ export WINEDEBUG=${WINEDEBUG:--all}
 # Installs the Debian packages the cross build and wine need (only those
 # missing; rustc-web and rust-web-src in one command so their versions match).
 ensure_windows_toolchain() {
-  local pkgs=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64-posix wine wine64)
+  # clang and llvm (llvm-ar) for the macOS type-check: ring's build script
+  # compiles its C for the target even under `cargo check`.
+  local pkgs=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64-posix wine wine64 clang llvm)
   local missing=() pkg
   for pkg in "${pkgs[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
@@ -34,6 +36,8 @@ cross_cargo=(env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
   CARGO_TARGET_DIR="$CROSS_TARGET_DIR"
   CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
   CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
+  CC_aarch64_apple_darwin=clang AR_aarch64_apple_darwin=llvm-ar
+  "CFLAGS_aarch64_apple_darwin=-nostdlibinc -DRING_CORE_NOSTDLIBINC -I$(cd "$(dirname "${BASH_SOURCE[0]}")/../macos" && pwd)"
   /usr/bin/cargo)
 
 # A wine prefix with the bcryptprimitives.dll stand-in (wine 8 lacks

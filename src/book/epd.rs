@@ -74,8 +74,8 @@ pub fn push_start_fen(out: &mut String, line: &BookLine, flavour: FenFlavour) {
 mod tests {
     use super::*;
     use crate::book::filter::Eval;
-    use crate::book::starts::Start;
     use crate::book::wdl::{Wdl, WdlSource};
+    use crate::openings::{Drawn, Record};
     use crate::start::StartPosition;
     use crate::uci::ScoreBound;
     use shakmaty::uci::UciMove;
@@ -92,9 +92,11 @@ mod tests {
         }
         BookLine {
             index: 0,
-            start: Start {
+            start: Drawn {
                 position: start.to_chess(),
                 start: Some(start),
+                method: "sp",
+                record: Record::Fixed { index: 1, of: 1 },
             },
             moves: played,
             position: pos,

@@ -35,13 +35,13 @@ use shakmaty::{Chess, Move, Position};
 
 use super::engine::{BookEngine, BookEngineError};
 use super::filter::{DropReason, Eval, EvalView, Tally, Windows, rules_verdict};
-use super::plies::{LineRngs, MAX_PLIES, PlyRange, random_move};
+use super::plies::{LineRngs, MAX_PLIES, PlyRange};
 use super::shard::Shard;
-use super::starts::{Start, StartSpec, StartStream};
 use super::unique::{KeyHasher, SeenPositions, position_key};
 use super::wdl::WdlSource;
 use crate::engines::EngineSpec;
-use crate::start::method::MethodError;
+use crate::openings::plies::random_ply;
+use crate::openings::{Drawn, MethodError, PositionSource, StartSpec};
 use crate::start::method::procedure::uniform_below;
 
 /// Candidates in a row without a kept line before the run gives up.
@@ -85,14 +85,14 @@ pub struct BookPlan {
 #[derive(Clone, Debug)]
 pub struct BookLine {
     pub index: u64,
-    pub start: Start,
+    pub start: Drawn,
     pub moves: Vec<Move>,
     pub position: Chess,
     pub eval: Option<Eval>,
 }
 
 impl BookLine {
-    fn new(index: u64, start: Start) -> BookLine {
+    fn new(index: u64, start: Drawn) -> BookLine {
         BookLine {
             index,
             position: start.position.clone(),
@@ -102,7 +102,7 @@ impl BookLine {
         }
     }
 
-    fn reset(&mut self, index: u64, start: Start) {
+    fn reset(&mut self, index: u64, start: Drawn) {
         self.index = index;
         self.position.clone_from(&start.position);
         self.start = start;
@@ -154,7 +154,7 @@ pub fn generate(
     sink: &mut Sink,
     progress: &mut dyn FnMut(&Tally),
 ) -> Result<Generated, BookError> {
-    let starts = StartStream::new(&plan.start, plan.seed, plan.shuffle)?;
+    let starts = PositionSource::for_start(&plan.start, plan.seed, plan.shuffle)?;
     let judge = Judge {
         plan,
         interrupted,
@@ -283,7 +283,7 @@ fn play_line(
                     moves.get(i).copied()
                 }
             }
-            _ => random_move(&line.position, rng),
+            _ => random_ply(&line.position, rng),
         };
         match mv {
             Some(m) => {
@@ -297,11 +297,11 @@ fn play_line(
 }
 
 /// Lines without an engine: all on this thread, one reused line buffer.
-fn run_inline(mut starts: StartStream, mut judge: Judge) -> Result<Generated, BookError> {
+fn run_inline(mut starts: PositionSource, mut judge: Judge) -> Result<Generated, BookError> {
     let plan = judge.plan;
     let rngs = LineRngs::new(plan.seed);
     let mut rng = rngs.line(0);
-    let mut line = BookLine::new(0, starts.next_start());
+    let mut line = BookLine::new(0, starts.next_position());
     let mut first = true;
     let mut index = 0u64;
     loop {
@@ -310,7 +310,7 @@ fn run_inline(mut starts: StartStream, mut judge: Judge) -> Result<Generated, Bo
             return Ok(judge.summary(stop));
         }
         if !first {
-            line.reset(index, starts.next_start());
+            line.reset(index, starts.next_position());
         }
         first = false;
         rngs.for_line(index, &mut rng);
@@ -326,7 +326,7 @@ fn run_inline(mut starts: StartStream, mut judge: Judge) -> Result<Generated, Bo
 /// A line for a worker.
 struct Job {
     index: u64,
-    start: Start,
+    start: Drawn,
 }
 
 /// A worker's answer: the played line with the rules' verdict and key.
@@ -354,7 +354,7 @@ struct Workshop<'a> {
 /// judged here in candidate order.
 fn run_engines(
     setup: &EngineSpec,
-    mut starts: StartStream,
+    mut starts: PositionSource,
     mut judge: Judge,
 ) -> Result<Generated, BookError> {
     let plan = judge.plan;
@@ -386,7 +386,7 @@ fn run_engines(
             while issued - judged < in_flight_max {
                 let job = Job {
                     index: issued,
-                    start: starts.next_start(),
+                    start: starts.next_position(),
                 };
                 if job_tx.send(job).is_err() {
                     break;
@@ -420,12 +420,14 @@ fn run_engines(
                 break Err(e);
             }
         };
-        // Emptying and closing the queue ends the workers after the line
-        // each is playing.
+        // Closing the queue first: a worker waiting in `recv` holds the
+        // queue's lock, and only a closed (or fed) queue wakes it, so
+        // locking to empty the queue before closing it could wait forever.
+        // Then emptying it ends the workers after the line each is playing.
+        drop(job_tx);
         if let Ok(queue) = shop.jobs.lock() {
             while queue.try_recv().is_ok() {}
         }
-        drop(job_tx);
         judge.show_progress();
         result
     })

@@ -8,7 +8,6 @@
 //!
 //! | module | idea |
 //! |---|---|
-//! | [`starts`] | where lines begin: a method of `positions`, `all`, `dfrc-all` |
 //! | [`plies`] | how many plies, each line's own random stream, the uniform move picker |
 //! | [`multipv`] | the engine's moves within the margin (sans-IO) |
 //! | [`engine`] | one engine process working for the book |
@@ -34,7 +33,6 @@ pub mod package;
 pub mod pgn;
 pub mod plies;
 pub mod shard;
-pub mod starts;
 pub mod stats;
 pub mod unique;
 pub mod wdl;

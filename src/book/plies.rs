@@ -1,6 +1,6 @@
-//! How many plies each line gets (`--plies N` or `--plies N-M`), the
-//! random source of each line, and the uniform move picker
-//! (`--moves random`).
+//! How many plies each line gets (`--plies N` or `--plies N-M`) and the
+//! random source of each line (`--moves random` picks its moves by the
+//! one rule of [`crate::openings::plies`]).
 //!
 //! Every line `k` of the candidate sequence draws from its own ChaCha8
 //! stream (`k + 1` of the seed; stream 0 is the start method's, `u64::MAX`
@@ -14,7 +14,6 @@ use std::str::FromStr;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use shakmaty::{Chess, Move, Position};
 
 use crate::start::method::procedure::uniform_below;
 
@@ -101,21 +100,12 @@ impl LineRngs {
     }
 }
 
-/// A legal move chosen uniformly, or `None` when there is none (mate or
-/// stalemate).
-pub fn random_move(pos: &Chess, rng: &mut ChaCha8Rng) -> Option<Move> {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return None;
-    }
-    let i = uniform_below(rng, moves.len() as u32) as usize;
-    Some(moves[i])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openings::plies::random_ply;
     use rand_core::Rng;
+    use shakmaty::Chess;
 
     #[test]
     fn ranges_parse_and_refuse_nonsense() {
@@ -158,7 +148,7 @@ mod tests {
         let rngs = LineRngs::new(1);
         let mut seen = std::collections::HashSet::new();
         for k in 0..2000 {
-            seen.insert(random_move(&pos, &mut rngs.line(k)).unwrap());
+            seen.insert(random_ply(&pos, &mut rngs.line(k)).unwrap());
         }
         assert_eq!(seen.len(), 20);
     }

@@ -7,11 +7,9 @@ use anyhow::bail;
 use clap::Args;
 use num_traits::ToPrimitive;
 
+use crate::openings::{MethodSpec, PositionSource};
 use crate::start::POSITIONS;
-use crate::start::analysis::{
-    ChiSquare, Exact, Summary, chi_square, exact_for, ratio_text, summarize,
-};
-use crate::start::method::{MethodSpec, PositionSource};
+use crate::start::analysis::{ChiSquare, Exact, Summary, chi_square, ratio_text, summarize};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum AnalyzeFormat {
@@ -48,7 +46,7 @@ pub fn monte_carlo(spec: &MethodSpec, samples: u64, seed: u64) -> anyhow::Result
 
 pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let spec: MethodSpec = args.method.parse()?;
-    let Some(exact) = exact_for(&spec) else {
+    let Some(exact) = spec.exact() else {
         bail!(
             "method '{spec}' has no distribution to analyze (use die, bag-redraw, bag-swap, random, dfrc or sp:…)"
         );

@@ -20,13 +20,13 @@ use crate::book::package::{self, Framework};
 use crate::book::pgn::push_pgn;
 use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
-use crate::book::starts::StartSpec;
 use crate::book::wdl::RateWindow;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::notation::fen::{FenFlavour, push_fen};
+use crate::openings::BookFormat;
+use crate::openings::StartSpec;
 use crate::platform::interrupt;
-use crate::tournament::openings::BookFormat;
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
 pub const DEFAULT_NODES: u64 = 20_000;
@@ -96,8 +96,9 @@ pub struct BookArgs {
     /// Write only slice i of n (1-based): `--shard 2/4`.
     #[arg(long, value_name = "i/n")]
     pub shard: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = BookFormat::Epd)]
+    /// Output format: epd (one position a line, with opcodes) or pgn (one
+    /// game a position).
+    #[arg(long, value_name = "epd|pgn", default_value = "epd")]
     pub format: BookFormat,
     /// FEN flavour of EPD lines: shredder (rook files, default) or xfen
     /// (KQkq). PGN `[FEN]` tags are always X-FEN. (`--castling` is the old
@@ -250,8 +251,31 @@ const OUTPUT_CHUNK: usize = 1 << 16;
 
 /// The book's text on its way out: lines are formatted into one buffer
 /// and written in large chunks (one copy, one syscall per 64 KiB).
+/// Where the book goes: a stream (stdout), or a file staged until the book
+/// is done ([`crate::files::Staged`]).
+enum Sink {
+    Stream(Box<dyn Write>),
+    File(crate::files::Staged),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Stream(w) => w.write(buf),
+            Sink::File(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stream(w) => w.flush(),
+            Sink::File(f) => f.flush(),
+        }
+    }
+}
+
 struct Output {
-    out: Box<dyn Write>,
+    out: Sink,
     text: String,
     format: BookFormat,
     flavour: FenFlavour,
@@ -341,7 +365,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
             Ok(engine) => Some(engine),
             Err(e) => {
                 eprintln!("uci960: {e}");
-                return Ok(ExitCode::from(3));
+                return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     };
@@ -357,7 +381,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
         Err(e @ StatsError::Engine { .. }) => {
             eprintln!("uci960: {}:{e}", path.display());
-            Ok(ExitCode::from(3))
+            Ok(ExitCode::from(super::exit::RUNTIME))
         }
     }
 }
@@ -375,26 +399,13 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     let interrupted = Arc::new(AtomicBool::new(false));
     interrupt::install(Some(Arc::clone(&interrupted))).context("installing the signal handler")?;
 
-    let out: Box<dyn Write> = match &args.output {
-        Some(_) if package.is_some() => Box::new(io::sink()),
-        Some(path) => {
-            let file = crate::platform::fs::open_for_writing(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .write(true)
-                    .truncate(true),
-                path,
-            )
-            .map_err(|e| {
-                if crate::platform::fs::is_fifo_without_reader(&e) {
-                    anyhow!("output {} is a FIFO that no process reads", path.display())
-                } else {
-                    anyhow!("cannot create output {}: {e}", path.display())
-                }
-            })?;
-            Box::new(file)
-        }
-        None => Box::new(io::stdout().lock()),
+    // A file output is staged and renamed over the old one only when the
+    // book is done (issue 21): filtering a book in place reads it whole
+    // first, and an engine that does not start leaves the old file intact.
+    let out = match &args.output {
+        Some(_) if package.is_some() => Sink::Stream(Box::new(io::sink())),
+        Some(path) => Sink::File(crate::files::Staged::create("book output", path)?),
+        None => Sink::Stream(Box::new(io::stdout().lock())),
     };
     let mut output = Output {
         out,
@@ -425,16 +436,25 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
         Err(e) => {
             eprintln!("uci960: {e}");
-            return Ok(ExitCode::from(3));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
         }
     };
     match flushed {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("uci960: writing the book: {e}");
-            return Ok(ExitCode::from(3));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
         }
         Ok(()) => {}
+    }
+    // The book is whole (or cut by a signal, as a streamed book would be):
+    // it takes the old file's place.
+    if let Sink::File(staged) =
+        std::mem::replace(&mut output.out, Sink::Stream(Box::new(io::sink())))
+        && let Err(e) = staged.commit()
+    {
+        eprintln!("uci960: {e}");
+        return Ok(ExitCode::from(super::exit::RUNTIME));
     }
 
     eprintln!("uci960 book: {}", outcome.tally);
@@ -462,7 +482,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             ),
             Err(e) => {
                 eprintln!("uci960: {e}");
-                return Ok(ExitCode::from(3));
+                return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     }

@@ -201,6 +201,7 @@ fn run_one(subject: &Subject, options: &SuiteOptions, name: Option<&str>) -> Opt
 }
 
 pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
+    check_reports(&args)?;
     let subjects = subjects(&args, args.timeout)?;
     // A signal wakes every wait on the engine; the suite then stops (no
     // restart), and the command exits with 128 + signal.
@@ -269,6 +270,23 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The reports' paths checked before any engine runs (issue 21): each is
+/// replaced whole, so it must be a regular file or nothing, and the two
+/// must be different files.
+fn check_reports(args: &CastlingTestArgs) -> anyhow::Result<()> {
+    let mut outputs: Vec<(&'static str, &std::path::Path)> = Vec::new();
+    if let Some(p) = &args.json {
+        crate::files::replace::target("JSON report", p)?;
+        outputs.push(("JSON report", p));
+    }
+    if let Some(p) = &args.junit {
+        crate::files::replace::target("JUnit report", p)?;
+        outputs.push(("JUnit report", p));
+    }
+    crate::files::check_distinct(&outputs)?;
+    Ok(())
+}
+
 /// `--json` (one engine direct: the report; otherwise `{"passed", "runs"}`)
 /// and `--junit`.
 fn write_reports(args: &CastlingTestArgs, runs: &[SuiteReport]) -> anyhow::Result<()> {
@@ -281,12 +299,10 @@ fn write_reports(args: &CastlingTestArgs, runs: &[SuiteReport]) -> anyhow::Resul
             }),
         };
         let text = serde_json::to_string_pretty(&json)?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write JSON report to {}", path.display()))?;
+        crate::files::replace("JSON report", path, (text + "\n").as_bytes())?;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, junit_xml(runs))
-            .with_context(|| format!("cannot write JUnit report to {}", path.display()))?;
+        crate::files::replace("JUnit report", path, junit_xml(runs).as_bytes())?;
     }
     Ok(())
 }

@@ -9,6 +9,9 @@
 //! | 3 | runtime failure: an engine could not start or broke off, stdout or an output file could not be written (disk full) |
 //! | 128+N | ended by signal N (returned by the command itself); 141 when stdout's reader went away |
 //!
+//! The statuses are decided here and nowhere else: the library returns
+//! typed errors, never a status.
+//!
 //! An error is classified by the first typed error in its chain, outermost
 //! first: an input error of a user file is 2 even though an I/O error sits
 //! under it, an engine or output failure is 3, a bare I/O error (writing a
@@ -18,6 +21,11 @@ use std::process::ExitCode;
 
 use super::output::StdoutError;
 use crate::conformance::driver::DriverError;
+use crate::engines::SetupError;
+use crate::files::LockError;
+use crate::tournament::output::OutputError;
+use crate::tournament::session::TournamentError;
+use crate::tournament::state::StateError;
 use crate::uci_client::{EngineError, SpawnError};
 
 /// Usage or input error.
@@ -50,6 +58,22 @@ pub fn code_of(err: &anyhow::Error) -> u8 {
     USAGE
 }
 
+/// The status of a tournament that could not run: 2 for what the user can
+/// fix in the settings or input files, 3 for runtime failures (an engine
+/// that cannot start, a disk that is full).
+pub fn of_tournament(err: &TournamentError) -> u8 {
+    use TournamentError as T;
+    match err {
+        T::Setup(SetupError::NoChess960(_)) => USAGE,
+        T::Setup(SetupError::Start { .. }) => RUNTIME,
+        T::Opening(_) | T::Resume(_) => USAGE,
+        T::State(StateError::Damaged { .. } | StateError::Read(_)) => USAGE,
+        T::Collision(_) | T::Lock(LockError::Held { .. }) | T::Replace(_) => USAGE,
+        T::Output(OutputError::Append(e)) if e.is_usage() => USAGE,
+        T::State(_) | T::Output(_) | T::Lock(_) => RUNTIME,
+    }
+}
+
 /// The error as one line: each cause once, joined by `: `. A cause whose
 /// text its parent already shows (an error that prints its source inline)
 /// is not repeated.
@@ -73,9 +97,8 @@ pub fn message(err: &anyhow::Error) -> String {
 pub fn report(err: &anyhow::Error) -> ExitCode {
     let code = code_of(err);
     if code != STDOUT_CLOSED {
-        use std::io::Write;
-        // stderr itself may be gone: nothing more to do then.
-        let _ = writeln!(std::io::stderr(), "uci960: {}", message(err));
+        // stderr itself may be gone or full: nothing more to do then.
+        super::output::note(message(err));
     }
     ExitCode::from(code)
 }

@@ -237,7 +237,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         let seed = super::seed_or_announce(s.seed);
         let d = match session::dry_run(&s, seed) {
             Ok(d) => d,
-            Err(e) => return fail(e.exit_code(), e),
+            Err(e) => return fail(super::exit::of_tournament(&e), e),
         };
         let name = |i: usize| {
             let e = &s.engines[i];
@@ -299,7 +299,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         super::output::note(note)
     }) {
         Ok(r) => r,
-        Err(e) => return fail(e.exit_code(), e),
+        Err(e) => return fail(super::exit::of_tournament(&e), e),
     };
     let mut table = report.standings.render();
     if let Some(bracket) = &report.bracket {

@@ -1,6 +1,6 @@
 //! What commands print and how it reaches stdout: the text forms of
-//! positions shared by `positions` and `show` (formats, diagrams, PGN stubs,
-//! JSON lines), and [`emit`], the one way a command writes to stdout.
+//! positions shared by `positions` and `show` (formats, diagrams, empty PGN
+//! games by the one PGN writer, JSON lines), and [`emit`], the one way a command writes to stdout.
 //!
 //! Commands never use `print!`: it panics when stdout fails. [`emit`] turns
 //! a failed write into an [`StdoutError`] that ends the command like any
@@ -18,8 +18,9 @@ use std::str::FromStr;
 
 use shakmaty::{Chess, Color, File, Position, Rank, Square};
 
+use crate::game::pgn::{PgnGame, write_game};
 use crate::notation::fen::{FenFlavour, position_epd};
-use crate::start::method::Drawn;
+use crate::openings::Drawn;
 
 /// Stdout could not take a command's output.
 #[derive(Debug, thiserror::Error)]
@@ -51,10 +52,11 @@ pub fn emit(text: &str) -> Result<(), StdoutError> {
     Ok(())
 }
 
-/// A note for the user on stderr (`uci960: …`). Never panics: a closed or
-/// full stderr loses the note, not the command (`eprintln!` would panic).
+/// A note for the user on stderr (`uci960: …`). Never panics nor blocks:
+/// a closed or full stderr loses the note (counted), not the command
+/// ([`crate::platform::diag`]; `eprintln!` would panic).
 pub fn note(text: impl std::fmt::Display) {
-    let _ = writeln!(std::io::stderr(), "uci960: {text}");
+    crate::platform::diag::line(&format!("uci960: {text}"));
 }
 
 /// How `positions` prints each position.
@@ -68,7 +70,9 @@ pub enum Format {
     Epd,
     /// The start-position number; `W/B` for DFRC.
     Sp,
-    /// One empty game per position with Variant, SetUp and FEN tags.
+    /// One empty game per position with Variant, SetUp and FEN tags, by
+    /// `game::pgn`'s writer (so it also carries `PlyCount "0"`, which the
+    /// old hand-written stub lacked).
     Pgn,
     /// A text diagram with the record.
     Board,
@@ -122,12 +126,23 @@ pub fn render(drawn: &Drawn, format: Format, index: usize, out: &mut String) {
             out.push('\n');
         }
         Format::Pgn => {
-            let _ = write!(
-                out,
-                "[Event \"uci960 {method} position {index}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{index}\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n*\n\n",
-                method = drawn.method,
-                fen = drawn.fen(FenFlavour::XFen),
-            );
+            // The project's one PGN writer (game::pgn): an empty game from
+            // the position, with the roster, Variant, SetUp, FEN and
+            // PlyCount tags.
+            let tags = [
+                ("Event", format!("uci960 {} position {index}", drawn.method)),
+                ("Date", "????.??.??".to_string()),
+                ("Round", index.to_string()),
+            ];
+            out.push_str(&write_game(&PgnGame {
+                tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
+                start: &drawn.position,
+                moves: &[],
+                book_plies: 0,
+                infos: &[],
+                result: "*",
+                final_comment: None,
+            }));
         }
         Format::Board => {
             let _ = writeln!(

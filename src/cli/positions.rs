@@ -6,8 +6,8 @@ use anyhow::bail;
 use clap::Args;
 
 use super::output::{Format, emit, render};
+use crate::openings::{MethodSpec, PositionSource, replay};
 use crate::start::method::procedure::split_tokens;
-use crate::start::method::{MethodSpec, PositionSource, replay};
 
 #[derive(Args, Debug)]
 pub struct PositionsArgs {

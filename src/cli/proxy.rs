@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::notation::fen::FenFlavour;
+use crate::openings::{MethodSpec, PositionSource};
 use crate::proxy::config::{ProxyConfig, RemoteSection, parse_start};
 use crate::proxy::failed_start;
 use crate::proxy::locate::Lookup;
@@ -18,7 +19,6 @@ use crate::proxy::transport::Target;
 use crate::proxy::{GuiCastling, GuiProfile, Settings};
 use crate::remote::client::{ClientSettings, default_known_hosts};
 use crate::remote::{RemoteAddress, token};
-use crate::start::method::{MethodSpec, PositionSource};
 use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug, Default)]

@@ -5,6 +5,8 @@
 //! comparing engines (or an engine with and without `uci960 proxy`).
 
 pub mod answer;
+#[cfg(test)]
+mod castling_bugs;
 pub mod causes;
 pub mod diagnosis;
 pub mod driver;

@@ -6,6 +6,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, FromSetup, Move, Position};
 
 use super::answer::castle_notations;
+use super::castling_bugs::{castles_with_rook_in_place, rook_attacked, swap_shared_rights};
 use super::driver::{Driver, DriverError};
 use super::perft::Divide;
 use crate::notation::fen::parse_position;
@@ -247,81 +248,4 @@ impl Driver for TestEngine {
         self.lost = shakmaty::Bitboard::EMPTY;
         Ok(())
     }
-}
-
-/// The castling rook stands attacked (`RefusesAttackedRook`).
-fn rook_attacked(pos: &Chess, m: Move) -> bool {
-    match m {
-        Move::Castle { rook, .. } => pos
-            .board()
-            .attacks_to(rook, !pos.turn(), pos.board().occupied())
-            .any(),
-        _ => false,
-    }
-}
-
-/// The illegal castles that look legal when the king's squares are tested
-/// with the castling rook still in place (`ThroughRookSquare`).
-fn castles_with_rook_in_place(pos: &Chess) -> Vec<Move> {
-    let us = pos.turn();
-    let board = pos.board();
-    let Some(king) = board.king_of(us) else {
-        return Vec::new();
-    };
-    if pos.is_check() {
-        return Vec::new();
-    }
-    let legal = pos.legal_moves();
-    (pos.castles().castling_rights() & us.backrank())
-        .into_iter()
-        .filter_map(|rook| {
-            let side = shakmaty::CastlingSide::from_king_side(king < rook);
-            let king_to = shakmaty::Square::from_coords(side.king_to_file(), king.rank());
-            let rook_to = shakmaty::Square::from_coords(side.rook_to_file(), king.rank());
-            let m = Move::Castle { king, rook };
-            let others = board.occupied()
-                & !shakmaty::Bitboard::from(king)
-                & !shakmaty::Bitboard::from(rook);
-            let path = shakmaty::attacks::between(king, king_to).with(king_to)
-                | shakmaty::attacks::between(rook, rook_to).with(rook_to);
-            let king_path = shakmaty::attacks::between(king, king_to).with(king_to);
-            let safe = king_path.into_iter().all(|sq| {
-                board
-                    .attacks_to(sq, !us, board.occupied() ^ king)
-                    .is_empty()
-            });
-            (!legal.contains(&m) && (path & others).is_empty() && safe).then_some(m)
-        })
-        .collect()
-}
-
-/// Each right on one of two rooks of a wing moved to the other
-/// (innermost and outermost swap: `InnerRookMisread`).
-fn swap_shared_rights(pos: &Chess) -> Chess {
-    let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
-    let board = pos.board();
-    for color in shakmaty::Color::ALL {
-        let Some(king) = board.king_of(color) else {
-            continue;
-        };
-        for east in [false, true] {
-            let mut wing: Vec<shakmaty::Square> =
-                (board.rooks() & board.by_color(color) & color.backrank())
-                    .into_iter()
-                    .filter(|r| (r.file() > king.file()) == east)
-                    .collect();
-            wing.sort_by_key(|r| r.file().distance(king.file()));
-            if let (Some(&inner), Some(&outer)) = (wing.first(), wing.last())
-                && inner != outer
-            {
-                let (i, o) = (
-                    setup.castling_rights.contains(inner),
-                    setup.castling_rights.contains(outer),
-                );
-                setup.castling_rights.set(inner, o);
-                setup.castling_rights.set(outer, i);
-            }
-        }
-    }
-    Chess::from_setup(setup, CastlingMode::Chess960).unwrap_or_else(|_| pos.clone())
 }

@@ -57,47 +57,118 @@ pub fn target(what: &'static str, path: &Path) -> Result<PathBuf, ReplaceError> 
 
 /// Replaces `path` with `bytes` (module docs).
 pub fn replace(what: &'static str, path: &Path, bytes: &[u8]) -> Result<(), ReplaceError> {
-    let target = target(what, path)?;
-    let io = |source| ReplaceError::Io {
-        what,
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".into());
-    let (tmp, mut file) = loop {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(f) => break (tmp, f),
-            // A leftover of a killed process with a reused PID.
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(io(e)),
+    let mut staged = Staged::create(what, path)?;
+    staged.write_all(bytes).map_err(|e| staged.io(e))?;
+    staged.commit()
+}
+
+/// A whole-file output written bit by bit (a book generated line by line)
+/// and put in place only by [`Staged::commit`]: until then the old file is
+/// whole, and a staged file dropped without a commit (an error, an engine
+/// that would not start) is removed.
+pub struct Staged {
+    what: &'static str,
+    /// The path as the user gave it (for messages).
+    path: PathBuf,
+    /// The path renamed over (a link's target).
+    target: PathBuf,
+    dir: PathBuf,
+    tmp: PathBuf,
+    /// `None` once committed.
+    file: Option<File>,
+}
+
+impl Staged {
+    /// Checks the target (module docs) and creates the temporary file.
+    pub fn create(what: &'static str, path: &Path) -> Result<Staged, ReplaceError> {
+        let target = target(what, path)?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "output".into());
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+            match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(file) => {
+                    return Ok(Staged {
+                        what,
+                        path: path.to_path_buf(),
+                        target,
+                        dir,
+                        tmp,
+                        file: Some(file),
+                    });
+                }
+                // A leftover of a killed process with a reused PID.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(source) => {
+                    return Err(ReplaceError::Io {
+                        what,
+                        path: path.to_path_buf(),
+                        source,
+                    });
+                }
+            }
         }
-    };
-    let written = file
-        .write_all(bytes)
-        .and_then(|_| file.sync_all())
-        .and_then(|_| {
+    }
+
+    fn io(&self, source: std::io::Error) -> ReplaceError {
+        ReplaceError::Io {
+            what: self.what,
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Syncs the new content and renames it over the target.
+    pub fn commit(mut self) -> Result<(), ReplaceError> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let done = file.sync_all().and_then(|_| {
             drop(file);
-            std::fs::rename(&tmp, &target)
+            std::fs::rename(&self.tmp, &self.target)
         });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
+        if let Err(e) = done {
+            let _ = std::fs::remove_file(&self.tmp);
+            return Err(self.io(e));
+        }
+        // A directory fsync makes the rename durable; some filesystems
+        // refuse it, which changes nothing for a process crash.
+        if let Ok(d) = File::open(&self.dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     }
-    // A directory fsync makes the rename durable; some filesystems refuse
-    // it, which changes nothing for a process crash.
-    if let Ok(d) = File::open(&dir) {
-        let _ = d.sync_all();
+}
+
+impl Write for Staged {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
     }
-    Ok(())
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -141,6 +212,29 @@ pub(crate) mod tests {
             let err = replace("state file", Path::new("/dev/null"), b"x").unwrap_err();
             assert!(err.to_string().contains("a device"), "{err}");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_staged_file_replaces_only_on_commit() {
+        let dir = scratch("staged");
+        let path = dir.join("book.epd");
+        std::fs::write(&path, b"old\n").unwrap();
+        let mut staged = Staged::create("book output", &path).unwrap();
+        staged.write_all(b"new\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
+        drop(staged);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old\n");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+        let mut staged = Staged::create("book output", &path).unwrap();
+        staged.write_all(b"new\n").unwrap();
+        staged.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -8,7 +8,7 @@
 //! final comment saying how the game ended; lines of at most 80 columns.
 //!
 //! The reader is the `pgn-reader` crate (as for opening books in
-//! `tournament::openings`): every game's tags, start (`[FEN]` in either
+//! `openings`): every game's tags, start (`[FEN]` in either
 //! castling flavour), main-line moves checked by shakmaty in Chess960
 //! mode, and result; an error names the game and the fault (a bad
 //! `[FEN]`, an illegal move by its ply and SAN).

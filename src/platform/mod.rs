@@ -9,6 +9,7 @@
 //! | [`Relay`] | the proxy's single-thread `poll` loop over the GUI, the engine and signals, all writes non-blocking | one reader and one writer thread per stream, waking the loop through a channel |
 //! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
 //! | [`fs`] | non-blocking `open` (`O_NONBLOCK`), FIFO/device kinds, `EINVAL` from fsync | nothing to add to `open`; console/pipe flush errors |
+//! | [`diag`] | stderr lines written only when `poll` says they go out at once, else dropped and counted | written as before (blocking) |
 //! | [`cpu`] | `getrusage` for self and reaped children | `GetProcessTimes` for self |
 //! | [`engine_pipes`] | two `pipe(2)`s as a child's stdin/stdout | two anonymous pipes as a child's stdin/stdout |
 //! | [`describe_status`] | "killed by signal 11 (SIGSEGV)" | "exited with code 0xC0000005 (access violation)" |
@@ -19,6 +20,7 @@
 //! The line splitting, queues and protocol stay sans-IO above it.
 
 pub mod cpu;
+pub mod diag;
 pub mod fs;
 pub mod interrupt;
 pub mod status;

@@ -155,10 +155,27 @@ fn watchdog() {
             signal_group(g, libc::SIGKILL);
         }
     }
-    let _ = io::stderr().write_all(b"uci960: interrupted; engines killed\n");
+    super::diag::line("uci960: interrupted; engines killed");
     // SAFETY: _exit ends the process at once, without running destructors
     // another thread may be in the middle of.
     unsafe { libc::_exit(interrupt::exit_code(sig).into()) }
+}
+
+/// Writes `bytes` to stderr whole if `poll` says it takes them now (a
+/// line of at most `PIPE_BUF` bytes); false if it would block or failed.
+pub(super) fn try_write_stderr(bytes: &[u8]) -> bool {
+    const STDERR: RawFd = 2;
+    let mut pfd = [libc::pollfd {
+        fd: STDERR,
+        events: libc::POLLOUT,
+        revents: 0,
+    }];
+    match poll(&mut pfd, 0) {
+        Ok(1) if pfd[0].revents & libc::POLLOUT != 0 => {}
+        _ => return false,
+    }
+    let mut out = FdIo(STDERR);
+    out.write_all(bytes).is_ok()
 }
 
 /// The read end of the self-pipe, or -1 (ignored by `poll`) before

@@ -38,6 +38,12 @@ const SLICE: Duration = Duration::from_millis(50);
 /// One read.
 const CHUNK: usize = 1 << 16;
 
+/// Writes `bytes` to stderr (blocking: anonymous pipes cannot be polled,
+/// see [`super::diag`]); false if it failed.
+pub(super) fn try_write_stderr(bytes: &[u8]) -> bool {
+    io::stderr().write_all(bytes).is_ok()
+}
+
 // ---------------------------------------------------------------- processes
 
 /// Starts the engine in a new console process group: Ctrl-C in the console
@@ -161,7 +167,7 @@ unsafe extern "system" fn on_console_event(event: u32) -> BOOL {
     interrupt::record(sig);
     if interrupt::COUNT.load(Ordering::SeqCst) == 1 {
         interrupt::grace_period();
-        let _ = io::stderr().write_all(b"uci960: interrupted; engines killed\n");
+        super::diag::line("uci960: interrupted; engines killed");
         std::process::exit(interrupt::exit_code(sig).into());
     }
     1

@@ -35,8 +35,8 @@ use super::profile::GuiProfile;
 use crate::engines::{EngineKeys, EngineKeysError, OptionError};
 use crate::files::FileError;
 use crate::notation::fen::FenFlavour;
+use crate::openings::{MethodError, MethodSpec};
 use crate::seconds::KeySecondsError;
-use crate::start::method::{MethodError, MethodSpec};
 use crate::uci_client::EngineCommand;
 
 /// What the session needs to know at start.

@@ -77,7 +77,7 @@ impl FailedStart {
 /// Says `reason` on stderr once and answers the GUI on stdin/stdout (see
 /// [`serve`]); returns `code`.
 pub fn run(reason: &str, pending: &[Vec<u8>], code: ExitCode) -> ExitCode {
-    eprintln!("uci960 proxy: {reason}");
+    crate::platform::diag::line(&format!("uci960 proxy: {reason}"));
     serve(
         reason,
         pending,

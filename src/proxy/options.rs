@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use super::profile::PROFILE_NAMES;
 use crate::keyword::UnknownWord;
-use crate::start::method::METHOD_NAMES;
+use crate::openings::METHOD_NAMES;
 use crate::uci::{OptionDecl, OptionKind};
 
 /// Prefix of every proxy option name.

@@ -14,7 +14,7 @@
 //! skipped. SIGTERM/SIGINT/SIGHUP are seen by the same wait, whatever else
 //! is pending, and end the proxy (engine included) well within a second.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -145,8 +145,8 @@ impl Io {
     fn note(&mut self, text: &str, stderr: bool) {
         self.log(Direction::Note, text.as_bytes());
         if stderr {
-            // Never `eprintln!`: stderr may share a full pipe with stdout.
-            let _ = writeln!(io::stderr(), "uci960 proxy: {text}");
+            // Never `eprintln!`: stderr may be a full pipe nobody reads.
+            crate::platform::diag::line(&format!("uci960 proxy: {text}"));
         }
     }
 
@@ -194,7 +194,7 @@ impl Io {
             let over = self.queue[i].len() >= QUEUE_BOUND;
             if over && !self.paused[i] {
                 let (reader, other) = match side {
-                    Side::Gui => ("GUI", "engine"),
+                    Side::Gui => ("GUI", "engine and the GUI"),
                     Side::Engine => ("engine", "GUI"),
                 };
                 let text = format!(
@@ -217,7 +217,13 @@ impl Io {
         let g = Side::Gui.index();
         let e = Side::Engine.index();
         Want {
-            read: [!self.close_requested && !self.paused[e], !self.paused[g]],
+            // A GUI that does not read is not read either: its lines may
+            // be answered by the proxy itself (issue 21: a flood of such
+            // lines to a GUI that did not read grew the queue to 3.9 GB).
+            read: [
+                !self.close_requested && !self.paused[e] && !self.paused[g],
+                !self.paused[g],
+            ],
             write: [self.queue[g].len() > 0, self.queue[e].len() > 0],
         }
     }
@@ -253,6 +259,39 @@ impl Io {
     }
 }
 
+/// The environment variable that counts the proxies around this one.
+pub const DEPTH_VAR: &str = "UCI960_PROXY_DEPTH";
+/// The most proxies that may run inside one another (a proxy before a
+/// proxy is a real set-up; five deep is a loop).
+pub const MAX_DEPTH: u32 = 4;
+
+/// A configuration whose engine is uci960 itself (its `args` line
+/// forgotten, or a renamed copy naming itself) started proxies without
+/// end: 2,305 processes after 5 s and nothing for the GUI (issue 21).
+/// Each proxy tells its engine how deep it runs; one [`MAX_DEPTH`] deep
+/// refuses to start another, with the reason as its handshake (see
+/// [`failed_start`]). Counted rather than comparing executables, so a
+/// renamed copy or a wrapper script is caught too. Returns the reason, or
+/// `None` (and sets the count for the engine) when this proxy may run.
+fn nesting_refused() -> Option<String> {
+    let depth: u32 = std::env::var(DEPTH_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    if depth >= MAX_DEPTH {
+        return Some(format!(
+            "{depth} proxies already run inside one another: the engine of the \
+             configuration starts uci960 proxy again (is the engine uci960 itself, \
+             its args line missing?); refused"
+        ));
+    }
+    // SAFETY: called first thing in the proxy, before any thread of ours
+    // starts (the signal watchdog comes after); nothing reads the
+    // environment concurrently.
+    unsafe { std::env::set_var(DEPTH_VAR, (depth + 1).to_string()) };
+    None
+}
+
 /// What stops the proxy before its loop can run, or breaks the loop.
 #[derive(Debug, thiserror::Error)]
 pub enum ProxyError {
@@ -276,6 +315,9 @@ pub fn run(
     settings: &Settings,
     fallback_seed: u64,
 ) -> Result<ExitCode, ProxyError> {
+    if let Some(reason) = nesting_refused() {
+        return Ok(failed_start::run(&reason, &[], ExitCode::from(2)));
+    }
     // Signals first, so that none is missed between spawn and the loop.
     interrupt::install(None).map_err(ProxyError::Signals)?;
 
@@ -330,10 +372,11 @@ pub fn run(
             (a, b) => a.or(b),
         };
         let timeout = wake.map(|w| w.saturating_duration_since(Instant::now()));
-        let ready = io
-            .relay
-            .wait(io.want(), timeout)
-            .map_err(ProxyError::Wait)?;
+        let mut want = io.want();
+        if session.holding_full() {
+            want.read[Side::Gui.index()] = false;
+        }
+        let ready = io.relay.wait(want, timeout).map_err(ProxyError::Wait)?;
         if let Some(sig) = ready.signal {
             io.note(&format!("signal {sig}"), false);
             let _ = io.flush();

@@ -109,6 +109,14 @@ enum Current {
     Refused,
 }
 
+/// How many bytes of GUI lines may wait for the engine's `uciok` before
+/// the GUI is no longer read. A real GUI sends a few lines (`isready`,
+/// `setoption`s) before `uciok`.
+pub const HELD_BOUND: usize = 1 << 20;
+/// What one held line costs beyond its bytes (its `Vec`), so that a flood
+/// of empty lines is bounded too.
+const HELD_LINE_COST: usize = 32;
+
 /// The proxy session.
 pub struct Session {
     own: OwnOptions,
@@ -122,6 +130,8 @@ pub struct Session {
     /// wait for `uciok` must not have its positions judged before the
     /// engine said whether it supports Chess960).
     held: Vec<Vec<u8>>,
+    /// What `held` costs, counted against [`HELD_BOUND`].
+    held_bytes: usize,
     current: Current,
     /// The position of the search under way.
     search: Option<Chess>,
@@ -139,6 +149,7 @@ impl Session {
             warnings: Warnings::default(),
             in_handshake: false,
             held: Vec::new(),
+            held_bytes: 0,
             current: Current::Unset,
             search: None,
         }
@@ -176,6 +187,7 @@ impl Session {
         }
         let first = token_spans(content).next().map(|r| &content[r]);
         if self.in_handshake && first != Some(b"quit") {
+            self.held_bytes += line.len() + HELD_LINE_COST;
             self.held.push(line.to_vec());
             return;
         }
@@ -424,6 +436,7 @@ impl Session {
             }
         }
         let held = std::mem::take(&mut self.held);
+        self.held_bytes = 0;
         self.in_handshake = false;
         self.engine.report_without_960(out);
         out.push(Out::Forward);
@@ -470,7 +483,15 @@ impl Session {
             lines.push(b"uci".to_vec());
         }
         lines.append(&mut self.held);
+        self.held_bytes = 0;
         Some(lines)
+    }
+
+    /// Whether the lines held for `uciok` reached [`HELD_BOUND`]: the I/O
+    /// layer then stops reading the GUI until the engine answers (issue
+    /// 21: 512 MiB of `isready` before `uciok` grew the proxy to 3.7 GB).
+    pub fn holding_full(&self) -> bool {
+        self.held_bytes >= HELD_BOUND
     }
 
     /// Whether GUI lines are being held until the engine's `uciok`.

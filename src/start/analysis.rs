@@ -21,8 +21,9 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
 use super::POSITIONS;
-use super::method::MethodSpec;
+use super::method::RandomMethod;
 use super::method::procedure::{DrawState, Procedure, Transition};
+use super::method::uniform::Uniform;
 
 /// A method's exact law.
 #[derive(Clone, Debug)]
@@ -105,27 +106,28 @@ pub fn exact(procedure: &dyn Procedure) -> Exact {
     }
 }
 
-/// The exact law of any method that has one: the random procedures, and
-/// fixed lists (each number's share of the list).
-pub fn exact_for(spec: &MethodSpec) -> Option<Exact> {
-    if let MethodSpec::Fixed(numbers) = spec {
-        let mut by_sp = vec![BigRational::zero(); usize::from(POSITIONS)];
-        for &n in numbers {
-            by_sp[usize::from(n)] += ratio(1, numbers.len() as u64);
-        }
-        return Some(Exact {
-            by_sp,
-            expected_events: BigRational::zero(),
-            restart_probability: BigRational::zero(),
-        });
+/// The exact law of a fixed list: each number's share of the list.
+pub fn exact_of_list(numbers: &[u16]) -> Exact {
+    let mut by_sp = vec![BigRational::zero(); usize::from(POSITIONS)];
+    for &n in numbers {
+        by_sp[usize::from(n)] += ratio(1, numbers.len() as u64);
     }
-    if matches!(spec, MethodSpec::Dfrc) {
-        // One side's law; the black number is one more independent event.
-        let mut side = exact(&MethodSpec::Random.procedure()?);
+    Exact {
+        by_sp,
+        expected_events: BigRational::zero(),
+        restart_probability: BigRational::zero(),
+    }
+}
+
+/// The exact law of a random method (for `dfrc`, one side's law: the
+/// black number is one more independent event).
+pub fn exact_for(method: &RandomMethod) -> Exact {
+    if let RandomMethod::Uniform(Uniform { double: true }) = method {
+        let mut side = exact(&Uniform { double: false });
         side.expected_events = ratio(2, 1);
-        return Some(side);
+        return side;
     }
-    spec.procedure().map(|p| exact(&p))
+    exact(method)
 }
 
 /// Summary numbers of an exact law.

@@ -14,14 +14,14 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::openings::{BookFormat, BookOrder, OpeningsSpec};
 use super::schedule::{Schedule, ScheduleError, TournamentKind};
 use super::stats::Sprt;
 use crate::engines::{EngineKeys, EngineKeysError, EngineSpec};
 use crate::game::CastlingPolicy;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
 use crate::game::pgn::PgnVariant;
-use crate::start::method::{MethodError, MethodSpec};
+use crate::openings::{BookOrder, OpeningsSpec};
+use crate::openings::{MethodError, MethodSpec};
 
 /// Node limit when no limit is given anywhere (a quick demo).
 pub const DEFAULT_NODES: u64 = 5000;
@@ -314,18 +314,12 @@ pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, TournamentConfi
     for &(k, v) in &kv {
         match k {
             "format" => {
-                spec.format = Some(match v {
-                    "epd" | "fen" => BookFormat::Epd,
-                    "pgn" => BookFormat::Pgn,
-                    _ => return Err(bad(F, k, v, "expected epd or pgn")),
-                })
+                spec.format = Some(v.parse().map_err(|_| bad(F, k, v, "expected epd or pgn"))?)
             }
             "order" => {
-                spec.order = match v {
-                    "sequential" => BookOrder::Sequential,
-                    "random" => BookOrder::Random,
-                    _ => return Err(bad(F, k, v, "expected sequential or random")),
-                }
+                spec.order = v
+                    .parse()
+                    .map_err(|_| bad(F, k, v, "expected sequential or random"))?
             }
             "plies" => spec.plies = Some(whole(F, k, v, 0, u32::MAX)?),
             "start" => spec.start = Some(whole(F, k, v, 1u64, u64::from(u32::MAX))?),
@@ -609,6 +603,7 @@ fn check_flag<T: PartialOrd + std::fmt::Display>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openings::BookFormat;
 
     fn toks(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

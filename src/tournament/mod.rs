@@ -19,7 +19,6 @@
 pub mod config;
 pub mod knockout;
 pub mod merge;
-pub mod openings;
 pub mod output;
 pub mod partition;
 pub mod rundir;

@@ -33,7 +33,6 @@ use std::time::{Duration, SystemTime};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use super::openings::{Opening, OpeningSource};
 use super::schedule::{Next, Schedule, Scheduler, Slot};
 use crate::engines::{Chess960, EngineSpec, start_engine};
 use crate::game::adjudication::{Adjudicator, Rules};
@@ -42,6 +41,7 @@ use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, GameResult, Outcome, Termination};
 use crate::notation::fen::position_fen;
+use crate::openings::{Opening, OpeningSource};
 use crate::shard::Shard;
 use crate::uci::{GoParams, PositionCommand};
 use crate::uci_client::{EngineError, UciEngine};

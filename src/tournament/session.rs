@@ -17,7 +17,6 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
-use super::openings::{OpeningError, OpeningSource};
 use super::output::{OutputError, Progress, finished_line, started_line, write_json};
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
@@ -25,7 +24,8 @@ use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
-use crate::files::{Appender, LockError, Pending, Tail};
+use crate::files::{Appender, Pending, Tail};
+use crate::openings::{OpeningError, OpeningSource};
 use crate::shard::Shard;
 
 /// Why a tournament could not run (or stopped).
@@ -47,24 +47,6 @@ pub enum TournamentError {
     Lock(#[from] crate::files::LockError),
     #[error(transparent)]
     Replace(#[from] crate::files::ReplaceError),
-}
-
-impl TournamentError {
-    /// 2 for what the user can fix in the arguments or input files, 3 for
-    /// runtime failures (an engine that cannot start, a disk that is full).
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            TournamentError::Setup(SetupError::NoChess960(_)) => 2,
-            TournamentError::Setup(SetupError::Start { .. }) => 3,
-            TournamentError::Opening(_) | TournamentError::Resume(_) => 2,
-            TournamentError::State(StateError::Damaged { .. } | StateError::Read(_)) => 2,
-            TournamentError::Collision(_)
-            | TournamentError::Lock(LockError::Held { .. })
-            | TournamentError::Replace(_) => 2,
-            TournamentError::Output(OutputError::Append(e)) if e.is_usage() => 2,
-            TournamentError::State(_) | TournamentError::Output(_) | TournamentError::Lock(_) => 3,
-        }
-    }
 }
 
 /// How the tournament is run.

@@ -254,9 +254,13 @@ fn monte_carlo_agrees_with_the_exact_law() {
 fn chi_square_rejects_a_wrong_law() {
     // bag-swap samples against the uniform law must fail the test: draw
     // positions, then test them with the `random` law via the library.
-    let swap: uci960::start::method::MethodSpec = "bag-swap".parse().unwrap();
+    let swap: uci960::openings::MethodSpec = "bag-swap".parse().unwrap();
     let counts = uci960::cli::analyze::monte_carlo(&swap, 200_000, 7).unwrap();
-    let uniform = uci960::start::analysis::exact_for(&"random".parse().unwrap()).unwrap();
+    let uniform = "random"
+        .parse::<uci960::openings::MethodSpec>()
+        .unwrap()
+        .exact()
+        .unwrap();
     let test = uci960::start::analysis::chi_square(&uniform, &counts);
     assert!(test.p_value < 1e-6, "{test:?}");
 }

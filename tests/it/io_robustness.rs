@@ -419,3 +419,176 @@ fn an_engine_s_own_child_does_not_outlive_a_match() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pipe as a child's stderr, already full (nobody reads it): any write
+/// of the child to stderr would block. The reading end is returned to be
+/// kept open (a closed pipe would give EPIPE instead).
+fn full_stderr() -> (std::io::PipeReader, std::io::PipeWriter) {
+    use std::os::fd::AsRawFd;
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let fd = writer.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this test owns.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+    }
+    let chunk = [b'x'; 4096];
+    loop {
+        match writer.write(&chunk) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(e) => panic!("filling the pipe: {e}"),
+        }
+    }
+    // SAFETY: as above; the child gets the blocking mode back.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+    }
+    (reader, writer)
+}
+
+/// Issue 21: a stderr pipe that nobody reads hung the proxy and `match`,
+/// and SIGTERM was then ignored (the watchdog wrote to stderr before
+/// exiting). Lines to a full stderr are now dropped: a match runs to its
+/// end, and a proxy whose stderr is full ends on SIGTERM with 128 + 15,
+/// its engine with it.
+#[test]
+fn a_full_stderr_blocks_neither_a_command_nor_a_signal() {
+    let (_keep, full) = full_stderr();
+    let out = Command::new(common::uci960())
+        .args(["match", "--nodes", "50", "--games", "2", "--maxmoves", "6"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(full.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let mut out = out;
+    let status = wait_exit(&mut out);
+    assert_eq!(status.code(), Some(0));
+
+    let mock = common::mock_engine();
+    let mut child = Command::new(common::uci960())
+        // An engine line longer than the limit is reported on stderr.
+        .args(["proxy", "--", mock.to_str().unwrap(), "--long-line=2097152"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    let engine = engine_of(child.id());
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = common::client::line_reader(child.stdout.take().unwrap());
+    // The long line before the bestmove is reported on stderr: the proxy
+    // used to block there for good.
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
+        .unwrap();
+    let deadline = Instant::now() + GUARD;
+    let mut said = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (_, line) = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("{e:?}: {said:?}"));
+        if line == "readyok" {
+            break;
+        }
+        said.push(line);
+    }
+    assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    signal(child.id(), libc::SIGTERM);
+    let status = wait_exit(&mut child);
+    assert_eq!(status.code(), Some(128 + 15));
+    assert!(gone_within(engine, GUARD), "the engine outlived the proxy");
+}
+
+/// Issue 21: a proxy config whose engine is uci960 itself started proxies
+/// without end. The fifth proxy deep refuses, and the GUI is told why in
+/// the handshake.
+#[test]
+fn a_config_that_starts_the_proxy_again_is_refused_in_the_handshake() {
+    let dir = common::scratch_dir("proxy-recursion");
+    let config = dir.join("loop.toml");
+    // The `args` line forgotten: uci960 without arguments is the proxy of
+    // UCI960_PROXY_CONFIG, which is this file again.
+    std::fs::write(
+        &config,
+        format!(
+            "[engine]\nprogram = {:?}\n",
+            common::uci960().to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(common::uci960())
+        .env("UCI960_PROXY_CONFIG", &config)
+        .env_remove("UCI960_PROXY_DEPTH")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = common::client::line_reader(child.stdout.take().unwrap());
+    stdin.write_all(b"uci\n").unwrap();
+    let deadline = Instant::now() + GUARD;
+    let mut said = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (_, line) = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("{e:?}: {said:?}"));
+        said.push(line.clone());
+        if line == "uciok" {
+            break;
+        }
+    }
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("id name") && l.contains("starts uci960 proxy again")),
+        "{said:?}"
+    );
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let status = wait_exit(&mut child);
+    assert!(status.code().is_some(), "{status:?}");
+}
+
+/// Issue 21: GUI lines sent before the engine's `uciok` were held without
+/// limit (512 MiB of `isready` grew the proxy to 3.7 GB). Now at most
+/// about 1 MiB is held, then the GUI is not read until `uciok`: 64 MiB of
+/// lines before a slow `uciok` leave the proxy's peak memory far below
+/// their size, and every line still reaches the engine.
+#[test]
+fn lines_before_uciok_are_held_with_bounded_memory() {
+    let mock = common::mock_engine();
+    let mut p = Proxy::start(&[
+        "--",
+        mock.to_str().unwrap(),
+        "--slow-uciok",
+        "--delay-ms=3000",
+    ]);
+    let mut stdin = p.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(b"uci\n").unwrap();
+        // Lines the engine reads and ignores.
+        let chunk = "debug off\n".repeat(100_000); // 1 MB
+        for _ in 0..64 {
+            stdin.write_all(chunk.as_bytes()).unwrap();
+        }
+        stdin.write_all(b"isready\n").unwrap();
+        stdin
+    });
+    p.wait_line("uciok");
+    p.wait_line("readyok");
+    p.stdin = Some(writer.join().unwrap());
+    let rss = peak_rss_kib(p.pid());
+    assert!(rss > 0, "no /proc data");
+    assert!(
+        rss < 48 * 1024,
+        "peak RSS {rss} KiB for 64 MB held before uciok"
+    );
+    p.send("quit");
+    let (status, _, _) = p.finish();
+    assert_eq!(status.code(), Some(0));
+}

@@ -349,6 +349,9 @@ fn every_format_is_well_formed() {
     let pgn = stdout_lines(&["positions", "-m", "sp:7", "-n", "2", "-f", "pgn"]).join("\n");
     assert_eq!(pgn.matches("[Variant \"Chess960\"]").count(), 2);
     assert_eq!(pgn.matches("[SetUp \"1\"]").count(), 2);
+    // Written by game::pgn's writer, the one every command uses.
+    assert_eq!(pgn.matches("[PlyCount \"0\"]").count(), 2);
+    assert!(pgn.contains("[Round \"2\"]"), "{pgn}");
     let fen_tag = pgn.lines().find(|l| l.starts_with("[FEN ")).unwrap();
     chess960(
         fen_tag

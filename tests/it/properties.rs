@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 use shakmaty::{Chess, Position};
 use uci960::notation::fen::{FenFlavour, parse_position, position_fen};
+use uci960::openings::{MethodSpec, PositionSource};
 use uci960::start::method::procedure::{replay, split_tokens};
-use uci960::start::method::{MethodSpec, PositionSource};
 use uci960::start::{BackRank, StartPosition};
 
 /// A position reached by `plies` pseudo-random legal moves from a DFRC pair.

@@ -151,3 +151,126 @@ fn a_resume_keeps_foreign_games_and_refuses_when_a_recorded_game_changed() {
     common::assert_ok(&out);
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), with_foreign);
 }
+
+fn uci960(args: &[&str]) -> std::process::Output {
+    Command::new(common::uci960())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run uci960")
+}
+
+/// `book --output` is staged and renamed over the old file only when the
+/// book is done: a book filtered in place reads its input whole, an
+/// engine that cannot start leaves the old output as it was, and a FIFO
+/// or device is refused.
+#[test]
+fn a_book_output_is_replaced_only_when_the_book_is_done() {
+    let dir = common::scratch_dir("files-book");
+    let book = dir.join("in.epd");
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let made = uci960(&[
+        "book",
+        "--start",
+        "all",
+        "--count",
+        "20",
+        "--output",
+        &arg(&book),
+    ]);
+    common::assert_ok(&made);
+    let before = std::fs::read_to_string(&book).unwrap();
+    assert_eq!(before.lines().count(), 20);
+
+    // In place: the book read is the book written (the same 20 starts,
+    // one ply each).
+    let start = format!("book:{}", arg(&book));
+    let filtered = uci960(&[
+        "book",
+        "--start",
+        &start,
+        "--count",
+        "10",
+        "--plies",
+        "1",
+        "--output",
+        &arg(&book),
+    ]);
+    common::assert_ok(&filtered);
+    let after = std::fs::read_to_string(&book).unwrap();
+    assert_eq!(after.lines().count(), 10, "{after}");
+
+    // An engine that does not start: exit 3, the old book whole.
+    let failed = uci960(&[
+        "book",
+        "--count",
+        "2",
+        "--eval-window",
+        "-50..50",
+        "--engine",
+        "cmd=/nonexistent/engine",
+        "--output",
+        &arg(&book),
+    ]);
+    assert_eq!(failed.status.code(), Some(3), "{}", stderr(&failed));
+    assert_eq!(std::fs::read_to_string(&book).unwrap(), after);
+    // Nothing left beside it.
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+
+    let device = uci960(&["book", "--start", "all", "--output", "/dev/null"]);
+    assert_eq!(device.status.code(), Some(2), "{}", stderr(&device));
+    assert!(stderr(&device).contains("a device"), "{}", stderr(&device));
+}
+
+/// `castling-test --json` and `--junit` are checked before any engine
+/// runs (one file for both, or a device: usage error, nothing written)
+/// and replaced whole.
+#[test]
+fn castling_test_reports_are_checked_first_and_replaced_whole() {
+    let dir = common::scratch_dir("files-reports");
+    let json = dir.join("r.json");
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    std::fs::write(&json, "old\n").unwrap();
+    let hard = dir.join("r.xml");
+    std::fs::hard_link(&json, &hard).unwrap();
+    let out = uci960(&[
+        "castling-test",
+        "--json",
+        &arg(&json),
+        "--junit",
+        &arg(&hard),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("same file"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), "old\n");
+    let out = uci960(&["castling-test", "--junit", "/dev/null"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a device"), "{}", stderr(&out));
+
+    std::fs::remove_file(&hard).unwrap();
+    let out = uci960(&[
+        "castling-test",
+        "--only",
+        "declares-chess960",
+        "--json",
+        &arg(&json),
+        "--junit",
+        &arg(&hard),
+    ]);
+    assert!(
+        out.status.code() == Some(0) || out.status.code() == Some(1),
+        "{}",
+        stderr(&out)
+    );
+    common::read_json(&json);
+    assert!(
+        std::fs::read_to_string(&hard)
+            .unwrap()
+            .contains("<testsuite")
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}

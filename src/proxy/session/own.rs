@@ -8,10 +8,10 @@ use std::str::FromStr;
 use super::{Out, tell};
 use crate::keyword::UnknownWord;
 use crate::notation::fen::FenFlavour;
+use crate::openings::{Drawn, METHOD_NAMES, MethodError, MethodSpec, PositionSource};
 use crate::proxy::config::Settings;
 use crate::proxy::options::{self, GuiCastling, ProxyOption, Shown};
 use crate::proxy::profile::GuiProfile;
-use crate::start::method::{Drawn, METHOD_NAMES, MethodError, MethodSpec, PositionSource};
 use crate::uci::OptionDecl;
 
 /// Why a value of one of the proxy's own options was refused (told to the

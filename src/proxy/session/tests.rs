@@ -1,8 +1,8 @@
 //! One test (or a few) per rule of the session.
 
 use super::*;
+use crate::openings::MethodSpec;
 use crate::proxy::options::GuiCastling;
-use crate::start::method::MethodSpec;
 
 pub(super) const X960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w KQkq - 0 1";
 pub(super) const S960: &str = "1r2k2r/pppppppp/8/8/8/8/PPPPPPPP/1R2K2R w HBhb - 0 1";

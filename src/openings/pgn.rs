@@ -4,81 +4,80 @@
 //! Chess960 mode. This is what cutechess-cli, fastchess, lichess and
 //! `uci960 book --format pgn` write.
 //!
-//! Two readers use it: `match --openings format=pgn` plays each game's
-//! moves from its start, and `book:PATH` (every `--start`/`--method`) takes
-//! the position each game reaches: for a book that `uci960 book` wrote,
-//! the same positions as its EPD twin. A game after whose moves the game is
-//! over (mate, stalemate, …) is refused: an opening must leave a game.
+//! `match --openings format=pgn` plays each game's moves from its start;
+//! `book:PATH` takes the position each game reaches (for a book that
+//! `uci960 book` wrote, the same positions as its EPD twin). A game after
+//! whose moves the game is over (mate, stalemate, …) is refused: an opening
+//! must leave a game.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use shakmaty::Position;
 
-use super::book::EpdBookError;
+use super::book::BookError;
 use crate::game::pgn::{GameFault, PgnGames, ReadGame};
 
-/// Reads every game of the PGN book at `path` (a regular file of at most
-/// [`crate::files::BOOK_LIMIT`] bytes), keeping at most `plies` moves of
-/// each.
-pub fn load(path: &Path, plies: Option<u32>) -> Result<Vec<ReadGame>, EpdBookError> {
-    let file = crate::files::open(path, "book", crate::files::BOOK_LIMIT)?;
-    read(
-        std::io::BufReader::with_capacity(1 << 16, file),
-        path,
-        plies,
-    )
+/// Why a game of a PGN book cannot be used: the file, the 1-based game and
+/// the reason (with the ply and move at fault when there is one).
+#[derive(Debug, thiserror::Error)]
+pub enum PgnBookError {
+    #[error("{}: game {game}: {fault}", path.display())]
+    BadGame {
+        path: PathBuf,
+        game: usize,
+        fault: GameFault,
+    },
+    #[error(
+        "{}: game {game}: neither a tag nor a move: this is not PGN (an EPD or FEN book needs format=epd)",
+        path.display()
+    )]
+    NotPgn { path: PathBuf, game: usize },
+    #[error("{}: game {game}: the game is already over after its {plies} plies", path.display())]
+    Over {
+        path: PathBuf,
+        game: usize,
+        plies: usize,
+    },
 }
 
 /// Reads every game of a PGN book from `reader` (tags dropped but the
-/// start); `path` names it in errors. Game `n` of the book is element
-/// `n - 1`.
+/// start), keeping at most `plies` moves of each; `path` names it in
+/// errors. Game `n` of the book is element `n - 1`.
 pub fn read(
     reader: impl std::io::Read,
     path: &Path,
     plies: Option<u32>,
-) -> Result<Vec<ReadGame>, EpdBookError> {
+) -> Result<Vec<ReadGame>, BookError> {
     let games = PgnGames::new(reader)
         .without_tags()
         .max_plies(plies.map_or(usize::MAX, |p| p as usize));
     let mut out = Vec::new();
     for game in games {
         let game = game.map_err(|e| match e.fault {
-            GameFault::NotPgn => EpdBookError::NotPgn {
+            GameFault::NotPgn => PgnBookError::NotPgn {
                 path: path.to_path_buf(),
                 game: e.game,
             },
-            fault => EpdBookError::BadGame {
+            fault => PgnBookError::BadGame {
                 path: path.to_path_buf(),
                 game: e.game,
                 fault,
             },
         })?;
         if game.position.is_game_over() {
-            return Err(EpdBookError::Over {
+            return Err(PgnBookError::Over {
                 path: path.to_path_buf(),
                 game: out.len() + 1,
                 plies: game.moves.len(),
-            });
+            }
+            .into());
         }
         out.push(game);
     }
     if out.is_empty() {
-        return Err(EpdBookError::Empty(path.to_path_buf()));
+        return Err(BookError::Empty(path.to_path_buf()));
     }
     Ok(out)
-}
-
-/// Whether the book at `path` is PGN (see [`looks_like_pgn`]), from its
-/// first bytes.
-pub fn is_pgn_file(path: &Path) -> Result<bool, EpdBookError> {
-    use std::io::BufRead;
-    let file = crate::files::open(path, "book", crate::files::BOOK_LIMIT)?;
-    let mut reader = std::io::BufReader::with_capacity(4096, file);
-    let head = reader.fill_buf().map_err(|cause| EpdBookError::Read {
-        path: path.to_path_buf(),
-        cause,
-    })?;
-    Ok(looks_like_pgn(path, head))
 }
 
 /// Whether a book is PGN: its name ends in `.pgn`, or its first character
@@ -96,11 +95,9 @@ pub fn looks_like_pgn(path: &Path, head: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-    fn read_str(text: &str) -> Result<Vec<ReadGame>, EpdBookError> {
+    fn read_str(text: &str) -> Result<Vec<ReadGame>, BookError> {
         read(text.as_bytes(), Path::new("t.pgn"), None)
     }
-
-    // Moves, plies, variations and bad games: tournament::openings' tests.
 
     #[test]
     fn a_game_ends_where_its_moves_lead_and_must_leave_a_game() {
@@ -110,9 +107,19 @@ mod tests {
             replay.play_unchecked(m);
         }
         assert_eq!(replay, games[0].position);
-        let err = read_str("1. e4 *\n\n1. f3 e5 2. g4 Qh4# 0-1\n")
-            .unwrap_err()
-            .to_string();
+        let err = read_str("1. e4 *\n\n1. f3 e5 2. g4 Qh4# 0-1\n").unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BookError::Pgn(PgnBookError::Over {
+                    game: 2,
+                    plies: 4,
+                    ..
+                })
+            ),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(
             err.contains("t.pgn: game 2") && err.contains("already over after its 4 plies"),
             "{err}"

@@ -1,63 +1,25 @@
-//! `book:PATH`: positions read from an EPD or FEN file, one a line, `#`
-//! starting a comment, blank lines skipped, or from a PGN file (named
-//! `.pgn`, or starting with a `[` tag): the position each game reaches
-//! ([`super::pgn_book`]), so the EPD and PGN books `uci960 book` writes
-//! give the same positions. Any legal Chess960 position may stand there,
-//! not only start positions. Every line or game is checked when the book is
-//! opened, so a bad one stops the run before anything is written.
+//! EPD/FEN books: one position a line, `#` starting a comment, blank lines
+//! skipped, a UTF-8 byte order mark and CRLF accepted. Each line's FEN is
+//! its four EPD fields with the move counters of its FEN fields or of its
+//! `hmvc`/`fmvn` operations ([`EpdLine`]); other operations (`;D1 20`,
+//! `id "x";`, `ce 12;`) are not part of the position. Any legal Chess960
+//! position may stand on a line, not only start positions.
 
-use std::fmt;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use shakmaty::Chess;
-
-use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileError, FileLine};
-use crate::game::pgn::GameFault;
+use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileLine};
 use crate::notation::epd::{EpdFault, EpdLine};
-use crate::notation::fen::{FenFault, FenFlavour, parse_position, position_fen};
+use crate::notation::fen::{FenFault, parse_position};
 
-use super::pgn_book;
+use super::book::{BookEntry, BookError, Place};
 
-/// One usable line of a book.
-#[derive(Clone, Debug)]
-pub struct BookEntry {
-    pub place: Place,
-    /// The FEN of the line (of the position reached, for a PGN game).
-    pub text: String,
-    pub position: Chess,
-}
-
-/// Where a position stands in its book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// 1-based line of an EPD/FEN book.
-    Line(usize),
-    /// 1-based game of a PGN book.
-    Game(usize),
-}
-
-impl fmt::Display for Place {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Place::Line(n) => write!(f, "line {n}"),
-            Place::Game(n) => write!(f, "game {n}"),
-        }
-    }
-}
-
-/// Why a book cannot be used.
+/// Why a line of an EPD/FEN book cannot be used: the file, the 1-based
+/// line, the text at fault and the reason.
 #[derive(Debug, thiserror::Error)]
-pub enum EpdBookError {
-    #[error(transparent)]
-    File(#[from] FileError),
-    #[error("cannot read book {}: {cause}", path.display())]
-    Read {
-        path: PathBuf,
-        cause: std::io::Error,
-    },
+pub enum EpdError {
     #[error("{}:{line}: '{token}' is not a legal Chess960 position: {fault}", path.display())]
-    BadLine {
+    BadPosition {
         path: PathBuf,
         line: usize,
         /// The line's FEN part, shortened for the message.
@@ -65,7 +27,7 @@ pub enum EpdBookError {
         fault: FenFault,
     },
     #[error("{}:{line}: '{token}': {fault}", path.display())]
-    BadOps {
+    BadOperations {
         path: PathBuf,
         line: usize,
         /// The line, shortened for the message.
@@ -81,56 +43,12 @@ pub enum EpdBookError {
         length: usize,
         start: String,
     },
-    #[error("{}: game {game}: {fault}", path.display())]
-    BadGame {
-        path: PathBuf,
-        game: usize,
-        fault: GameFault,
-    },
-    #[error(
-        "{}: game {game}: neither a tag nor a move: this is not PGN (an EPD or FEN book needs format=epd)",
-        path.display()
-    )]
-    NotPgn { path: PathBuf, game: usize },
-    #[error("{}: game {game}: the game is already over after its {plies} plies", path.display())]
-    Over {
-        path: PathBuf,
-        game: usize,
-        plies: usize,
-    },
-    #[error("book {} holds no positions", .0.display())]
-    Empty(PathBuf),
 }
 
-/// Reads and checks a whole book: a regular file of at most
-/// [`files::BOOK_LIMIT`] bytes; EPD/FEN lines of at most
-/// [`BOOK_LINE_LIMIT`] bytes (read past, never held whole), a UTF-8 byte
-/// order mark accepted; or PGN games, each giving the position it reaches.
-pub fn load(path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
-    let file = files::open(path, "book", files::BOOK_LIMIT)?;
-    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
-    let head = reader.fill_buf().map_err(|cause| EpdBookError::Read {
-        path: path.to_path_buf(),
-        cause,
-    })?;
-    if pgn_book::looks_like_pgn(path, head) {
-        let games = pgn_book::read(reader, path, None)?;
-        return Ok(games
-            .into_iter()
-            .enumerate()
-            .map(|(i, g)| BookEntry {
-                place: Place::Game(i + 1),
-                text: position_fen(&g.position, FenFlavour::Shredder),
-                position: g.position,
-            })
-            .collect());
-    }
-    read(reader, path)
-}
-
-/// Reads and checks an EPD/FEN book's text from `reader`; `path` names it
-/// in errors.
-pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBookError> {
+/// Reads and checks an EPD/FEN book's text from `reader` (lines of at most
+/// [`BOOK_LINE_LIMIT`] bytes, read past, never held whole); `path` names
+/// it in errors.
+pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookError> {
     let mut lines = BoundedLines::new(reader, BOOK_LINE_LIMIT);
     let mut entries = Vec::new();
     loop {
@@ -139,7 +57,7 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
             Ok(Some(raw)) => raw,
             Ok(None) => break,
             Err(cause) => {
-                return Err(EpdBookError::Read {
+                return Err(BookError::Read {
                     path: path.to_path_buf(),
                     cause,
                 });
@@ -148,12 +66,13 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
         let bytes = match raw {
             FileLine::Text(bytes) => bytes,
             FileLine::TooLong { start, length } => {
-                return Err(EpdBookError::LongLine {
+                return Err(EpdError::LongLine {
                     path: path.to_path_buf(),
                     line,
                     length,
                     start: String::from_utf8_lossy(start).chars().take(40).collect(),
-                });
+                }
+                .into());
             }
         };
         let text = String::from_utf8_lossy(bytes);
@@ -161,13 +80,13 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
         if content.is_empty() {
             continue;
         }
-        let fen = fen_part(content).map_err(|fault| EpdBookError::BadOps {
+        let fen = fen_part(content).map_err(|fault| EpdError::BadOperations {
             path: path.to_path_buf(),
             line,
             token: files::excerpt(content, 100),
             fault: Box::new(fault),
         })?;
-        let position = parse_position(&fen).map_err(|e| EpdBookError::BadLine {
+        let position = parse_position(&fen).map_err(|e| EpdError::BadPosition {
             path: path.to_path_buf(),
             line,
             token: files::excerpt(&fen, 100),
@@ -180,16 +99,14 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, EpdBook
         });
     }
     if entries.is_empty() {
-        return Err(EpdBookError::Empty(path.to_path_buf()));
+        return Err(BookError::Empty(path.to_path_buf()));
     }
     Ok(entries)
 }
 
 /// The FEN of a line: its four EPD fields with the move counters of its
-/// FEN fields or its `hmvc`/`fmvn` operations ([`EpdLine`]); the other
-/// operations (`;D1 20`, `id "x";`, `ce 12;`) are not part of it. A line of
-/// fewer than four fields goes to the FEN reader as it is, which names
-/// what is missing.
+/// FEN fields or its `hmvc`/`fmvn` operations. A line of fewer than four
+/// fields goes to the FEN reader as it is, which names what is missing.
 fn fen_part(line: &str) -> Result<String, EpdFault> {
     match EpdLine::parse(line) {
         Ok(epd) => Ok(epd.fen()),
@@ -235,13 +152,21 @@ mod tests {
             .collect();
         assert_eq!(counters, [(0, 4), (0, 1), (0, 1), (0, 2)]);
         let bad = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 fmvn 2;\n";
-        let err = read(bad.as_bytes(), Path::new("bad.epd"))
-            .unwrap_err()
-            .to_string();
+        let err = read(bad.as_bytes(), Path::new("bad.epd")).unwrap_err();
+        assert!(
+            matches!(err, BookError::Epd(EpdError::BadOperations { line: 1, .. })),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(err.starts_with("bad.epd:1: 'bbqnnrkr"), "{err}");
         assert!(
             err.contains("full-move number 1 disagrees with its fmvn 2"),
             "{err}"
+        );
+        let err = read("\n# none\nnot a fen\n".as_bytes(), Path::new("x.epd")).unwrap_err();
+        assert!(
+            matches!(&err, BookError::Epd(EpdError::BadPosition { line: 3, token, .. }) if token == "not a fen"),
+            "{err:?}"
         );
     }
 }

@@ -1,0 +1,65 @@
+//! Where a game begins: one [`Opening`] (a position, the moves played from
+//! it before the engines take over, and the start position it is when it
+//! is one) and every source of them, used by `match`, `book`, `proxy`,
+//! `positions` and `analyze`:
+//!
+//! | what | where |
+//! |---|---|
+//! | what the user names (`die`, `sp:N`, `book:PATH`, `all`, …) | [`spec`] |
+//! | a stream of start positions with their record (methods, fixed lists, book positions, complete sets) | [`source`] |
+//! | book files: formats, `--openings` settings, reading a whole book | [`book`], [`epd`], [`pgn`] |
+//! | a tournament's openings (generated or from a book, plus random plies) | [`stream`] |
+//! | the one shuffle | [`shuffle`] |
+//! | the one random-plies rule | [`plies`] |
+//!
+//! The back ranks themselves are drawn one floor down, by
+//! [`crate::start::method`]; engine-chosen plies are the book's own
+//! (`book::generate`), since they need an engine.
+
+pub mod book;
+pub mod epd;
+pub mod pgn;
+pub mod plies;
+pub mod shuffle;
+pub mod source;
+pub mod spec;
+pub mod stream;
+
+pub use book::{BookEntry, BookError, BookFormat, BookOrder, OpeningsSpec, Place};
+pub use source::{Drawn, PositionSource, Record, replay};
+pub use spec::{METHOD_NAMES, MethodError, MethodSpec, StartSpec};
+pub use stream::{OpeningError, OpeningSource};
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::start::StartPosition;
+
+/// A position and the moves played from it before the engines play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Chess,
+    pub moves: Vec<Move>,
+    /// The start position `start` is, when it is one (a book line may be
+    /// any position).
+    pub sp: Option<StartPosition>,
+}
+
+impl Opening {
+    /// An opening from `start`, its start position looked up.
+    pub fn new(start: Chess, moves: Vec<Move>) -> Opening {
+        Opening {
+            sp: StartPosition::from_chess(&start).ok(),
+            start,
+            moves,
+        }
+    }
+
+    /// The position after the opening's moves (the engines' first).
+    pub fn position(&self) -> Chess {
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+}
