@@ -38,11 +38,13 @@ token=bench-token-0123456789abcdef
 printf '%s\n' "$token" > "$dir/token.txt"
 printf %s "$token" | sha256sum > "$dir/tokens.sha256"
 
-# Starts a server; sets PORT and SERVER_PID.
+# Starts a server; sets PORT and SERVER_PID. The lines-per-second ceiling
+# is lifted: the round trips below go faster than its default (5000 a
+# second), and the link's cost, not the ceiling's pace, is measured.
 serve() {
     "${PIN[@]}" "$BIN" serve --listen 127.0.0.1:0 --token-file "$dir/tokens.sha256" \
         --cert "$dir/cert.pem" --key "$dir/key.pem" --max-connections $((CONNS + 10)) \
-        --max-engines $((CONNS + 10)) "$@" 2> "$dir/serve.log" &
+        --max-engines $((CONNS + 10)) --max-lines-per-second 1000000 "$@" 2> "$dir/serve.log" &
     SERVER_PID=$!
     pids+=("$SERVER_PID")
     for _ in $(seq 200); do
