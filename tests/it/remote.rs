@@ -420,6 +420,40 @@ fn a_flood_is_held_to_the_lines_per_second_ceiling_without_losing_a_line() {
     );
 }
 
+/// The per-server ceiling on engines: past it a client is told the slots
+/// are busy and no engine starts; when one ends, the next client gets it.
+#[test]
+fn engines_past_the_server_ceiling_are_refused_until_one_ends() {
+    let mut server = Server::start("remote-engines", &[mock()], &["--max-engines", "1"]);
+    let mut first = Raw::open(&server, "mock");
+    first.send(b"uci\n");
+    first.wait("uciok");
+    let pid = server.engine_pid();
+    let busy = client::connect(&server.settings("mock", Some(TOKEN)));
+    assert_eq!(
+        refused(busy.err().expect("refused past max-engines")),
+        "all 1 engine slots are busy; try later"
+    );
+    server.wait_log("refused: 1 engines running (max-engines)");
+    first.bridge.kill();
+    assert!(
+        gone_within(pid, PATIENCE),
+        "engine {pid} outlived its connection"
+    );
+    server.wait_log("closed: the connection was cut");
+    let mut second = Raw::open(&server, "mock");
+    second.send(b"uci\nisready\n");
+    second.wait("readyok");
+    assert_eq!(
+        server
+            .drain_log()
+            .iter()
+            .filter(|l| l.contains("started, pid"))
+            .count(),
+        2
+    );
+}
+
 #[test]
 fn plain_tcp_to_the_tls_port_gets_no_engine() {
     let mut server = Server::start("remote-plain", &[mock()], &["--handshake-timeout", "2"]);
