@@ -40,6 +40,7 @@
 //! | `--delay-ms=MS` | the delay of `--slow-on-go` and `--slow-uciok` (default 1000) |
 //! | `--garbage` | answers every go with: `info string \xff\xfe not utf-8`, a 1 MiB `info string xxx...` line, `info depth 1 pv e2e4\r\n`, an empty line, `\x00\x01 random bytes`, `bestmove e2e4\r\n` |
 //! | `--illegal-move[=N]` | its N-th go is answered with an illegal move: `e2e5` (`a1a1` should `e2e5` be legal) |
+//! | `--escape-move[=N]` | its N-th go is answered with `bestmove ESC[2JESC[31mzz9` and a C1 CSI (`U+009B`) then `0m`: terminal escape sequences in an illegal move |
 //! | `--king-two-squares` | declares `UCI_Chess960` yet castles whenever it can (first castle in text order) and writes castles as the king's destination (`e1g1`) in `bestmove` and `pv` |
 //! | `--king-two-squares-perft` | the same notation in its perft divide too (what a real engine with this bug does; the perft checks then fail as well) |
 //! | `--no-chess960` | does not declare `UCI_Chess960` |
@@ -55,6 +56,8 @@
 //! | `--inner-rook-misread` | where two rooks of one colour share a wing of the king, reads a castling right on one of them as the other's (innermost and outermost swap) |
 //! | `--null-at-castles` | answers `bestmove 0000` whenever a castle is legal (perft is right) |
 //! | `--pid-log=FILE` | appends `PID` at start, `PID new` per `ucinewgame` and (with `--fork-child`) `PID child CHILDPID` |
+//! | `--setsid-child` | `--fork-child` with a grandchild that calls `setsid()` (Unix): it leaves the engine's session and process group |
+//! | `--ignore-eof` | at end of input lives on (at most 10 minutes) instead of exiting: an engine that only a signal ends |
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
 //! | `--announce-pid` | an `info string pid N` line (its own pid) before `id name`: a test learns the engine's pid from the protocol, with no file to wait for |
 //! | `--flood` | after `uciok` writes `info string flood ...` lines forever, never reading its input again (ends when the pipe closes) |
@@ -88,6 +91,7 @@ struct Faults {
     delay_ms: u64,
     garbage: bool,
     illegal_move: Option<u32>,
+    escape_move: bool,
     king_two_squares: bool,
     king_two_squares_perft: bool,
     no_chess960: bool,
@@ -104,6 +108,8 @@ struct Faults {
     null_at_castles: bool,
     pid_log: Option<String>,
     fork_child: bool,
+    setsid_child: bool,
+    ignore_eof: bool,
     announce_pid: bool,
     flood: bool,
     long_line: Option<u64>,
@@ -152,6 +158,10 @@ fn parse_args() -> Faults {
             "--delay-ms" => f.delay_ms = number(flag, value, None),
             "--garbage" => f.garbage = true,
             "--illegal-move" => f.illegal_move = Some(number(flag, value, Some(1))),
+            "--escape-move" => {
+                f.illegal_move = Some(number(flag, value, Some(1)));
+                f.escape_move = true;
+            }
             "--king-two-squares" => f.king_two_squares = true,
             "--king-two-squares-perft" => {
                 f.king_two_squares = true;
@@ -174,6 +184,11 @@ fn parse_args() -> Faults {
                 None => usage("--pid-log needs =FILE"),
             },
             "--fork-child" => f.fork_child = true,
+            "--setsid-child" => {
+                f.fork_child = true;
+                f.setsid_child = true;
+            }
+            "--ignore-eof" => f.ignore_eof = true,
             "--announce-pid" => f.announce_pid = true,
             "--flood" => f.flood = true,
             "--long-line" => f.long_line = Some(number(flag, value, None)),
@@ -228,10 +243,22 @@ fn main() {
         #[allow(clippy::zombie_processes)]
         let child = std::env::current_exe()
             .and_then(|exe| {
-                std::process::Command::new(exe)
+                let mut command = std::process::Command::new(exe);
+                command
                     .arg("--idle-child")
-                    .stdin(std::process::Stdio::null())
-                    .spawn()
+                    .stdin(std::process::Stdio::null());
+                #[cfg(unix)]
+                if f.setsid_child {
+                    use std::os::unix::process::CommandExt;
+                    // SAFETY: setsid is async-signal-safe.
+                    unsafe {
+                        command.pre_exec(|| {
+                            libc::setsid();
+                            Ok(())
+                        });
+                    }
+                }
+                command.spawn()
             })
             .unwrap_or_else(|e| usage(&format!("--fork-child: cannot spawn: {e}")));
         child_pid = Some(child.id());
@@ -264,6 +291,11 @@ fn main() {
     loop {
         raw.clear();
         match input.read_until(b'\n', &mut raw) {
+            Ok(0) | Err(_) if mock.f.ignore_eof => {
+                // An engine that lives on without its input.
+                std::thread::sleep(Duration::from_secs(600));
+                break;
+            }
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
@@ -506,7 +538,10 @@ impl Mock {
             GoFault::Slow => std::thread::sleep(Duration::from_millis(self.f.delay_ms)),
             GoFault::Illegal | GoFault::None => {}
         }
-        let bestmove = if matches!(fault, GoFault::Illegal) {
+        let bestmove = if matches!(fault, GoFault::Illegal) && self.f.escape_move {
+            // A terminal escape (clear screen, red) around the move text.
+            "bestmove \x1b[2J\x1b[31mzz9\u{9b}0m".to_string()
+        } else if matches!(fault, GoFault::Illegal) {
             format!("bestmove {}", self.illegal_move())
         } else {
             format!("bestmove {}", best_text.as_deref().unwrap_or("0000"))

@@ -3,9 +3,12 @@
 # against a baseline measured in the same run (ratios, not absolute times):
 #
 #  (a) merge of 100,000 games (4 shards of 25,000: state files and PGNs
-#      made from one real game, renumbered): `uci960 merge RUN --pgn` wall
-#      time (goal: at most 2 s), against `cat` of the same PGN bytes;
-#      and `merge` of the states alone (no PGN), which is what one shard's
+#      made from one real game, renumbered; each game's span recorded as
+#      `match` records it, with a dummy hash: merge does not re-hash):
+#      `uci960 merge RUN --pgn` wall time (goal: at most 2 s), against
+#      `cat` of the same PGN bytes; the same with states without spans
+#      (older states: the PGNs are split at their tag sections); and
+#      `merge` of the states alone (no PGN), which is what one shard's
 #      read of its siblings for the shared SPRT costs at that size (done at
 #      most once a second: rundir::SIBLING_INTERVAL);
 #  (b) the runner's overhead per shard: GAMES games as 4 shards run one
@@ -51,6 +54,7 @@ first = open(tpl + ".pgn").read().split("\n\n[Event ")[0]
 if not first.endswith("\n\n"):
     first += "\n\n"
 big = os.path.join(out, "big")
+old = os.path.join(out, "old")
 ident = os.path.join(out, "ident")
 # Start the shard and stop it at once (SIGTERM after its state file
 # appears) to get a real identity.
@@ -63,6 +67,7 @@ while not os.path.exists(path) and time.monotonic() < deadline:
 p.terminate(); p.wait()
 state = json.load(open(path))
 os.makedirs(big, exist_ok=True)
+os.makedirs(old, exist_ok=True)
 n, total_bytes = 100_000, 0
 for i in range(1, 5):
     st = dict(state)
@@ -72,23 +77,35 @@ for i in range(1, 5):
         if ((g - 1) // 2) % 4 != i - 1:
             continue
         text = re.sub(r'\[Round "\d+"\]', f'[Round "{g}"]', first, count=1)
+        size = len(text.encode())
         parts.append(text)
-        length += len(text.encode())
         recs.append({"number": g, "result": "Draw", "termination": "threefold",
-                     "notation_errors": [0, 0]})
+                     "notation_errors": [0, 0],
+                     "pgn": {"offset": length, "len": size, "hash": 0}})
+        length += size
     st["games"], st["pgn_bytes"] = recs, length
     total_bytes += length
     with open(os.path.join(big, f"shard-{i}-of-4.pgn"), "w") as f:
         f.write("".join(parts))
     with open(os.path.join(big, f"shard-{i}-of-4.state.json"), "w") as f:
         json.dump(st, f)
+    os.link(os.path.join(big, f"shard-{i}-of-4.pgn"), os.path.join(old, f"shard-{i}-of-4.pgn"))
+    for r in recs:
+        del r["pgn"]
+    with open(os.path.join(old, f"shard-{i}-of-4.state.json"), "w") as f:
+        json.dump(st, f)
 pgns = [os.path.join(big, f"shard-{i}-of-4.pgn") for i in range(1, 5)]
 best = lambda f, k=3: min(f() for _ in range(k))
 cat = best(lambda: wall(["sh", "-c", 'cat "$@" > ' + os.path.join(out, "cat.pgn"), "sh", *pgns]))
 merge = best(lambda: wall([bin_, "merge", big, "--pgn", os.path.join(out, "merged.pgn")]))
+split = best(lambda: wall([bin_, "merge", old, "--pgn", os.path.join(out, "merged-old.pgn")]))
 states = best(lambda: wall([bin_, "merge", big]))
+if open(os.path.join(out, "merged.pgn"), "rb").read() != open(os.path.join(out, "merged-old.pgn"), "rb").read():
+    sys.exit("the merged PGNs with and without spans differ")
 print(f"(a) merge of {n} games ({total_bytes / 1e6:.0f} MB of PGN): {merge:.2f} s "
       f"(goal <= 2 s); cat of the same bytes {cat:.2f} s; ratio {merge / cat:.1f}x")
+print(f"    states without spans (PGNs split at their tags): {split:.2f} s; "
+      f"ratio {split / cat:.1f}x to cat")
 print(f"    states only (= one shared-SPRT read of 100,000 games): {states:.3f} s, "
       f"{states * 100:.1f} % of the 1 s between reads")
 

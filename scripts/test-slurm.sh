@@ -3,7 +3,8 @@
 # single-node Slurm cluster on this machine runs `uci960 match --shard auto
 # --dir RUN/` as a 4-task array job; `uci960 merge` must give the games and
 # standings of one single-machine run with the same seed. Then one task is
-# cancelled with scancel in mid-run and resubmitted: the result is the same.
+# cancelled with scancel in mid-run and requeued: the result is the same;
+# submitted anew on its own (--array=2), it is refused.
 #
 # Needs root (it installs slurm-wlm and munge with apt-get and runs the
 # daemons as root, as CI does). Everything of Slurm and munge lives under a
@@ -243,6 +244,16 @@ check "the resubmitted task resumed" grep -q "resuming: $kept of 6 games already
 check "merge after the resubmission exits 0" test $? -eq 0
 check "games after scancel + resubmit = single-machine games" same_games "$t/single.pgn" "$t/merged2.pgn"
 check "standings after scancel + resubmit = single-machine standings" same_standings "$t/single.json" "$t/merged2.json"
+
+# 3. Task 2 submitted anew on its own (`sbatch --array=2`): Slurm gives it
+# MIN 2 and COUNT 1, so `--shard auto` is 1/1; the run directory holds
+# shards of 4, so the task must be refused (exit 2) and write nothing.
+before=$(ls -l --time-style=+%s.%N "$t/run2" | md5sum)
+job=$(submit "$t/run2" 2)
+check "resubmitted task ran" wait_job "$job"
+check "a task submitted anew as --array=2 is refused, naming scontrol requeue" \
+  grep -q "holds shards of 4.*scontrol requeue" "$t/jobs/${job}_2.out"
+check "and left the run directory as it was" test "$(ls -l --time-style=+%s.%N "$t/run2" | md5sum)" = "$before"
 
 if [ "$failed" -gt 0 ]; then
   echo "--- logs"

@@ -65,6 +65,13 @@ pub enum ShardFault {
     /// `auto` needs the count and the scheduler does not give it.
     #[error("{0} is set but the shard count is not: write auto/N")]
     NoCount(&'static str),
+    /// `auto/N` in a Slurm array of another size: the array is not the
+    /// whole run (one task submitted again as `--array=I`), so the task's
+    /// place in it is not its shard.
+    #[error(
+        "SLURM_ARRAY_TASK_COUNT={count} but the run has {of} shards: this array is not the whole run (a task submitted again on its own?); requeue the task (scontrol requeue JOBID_I) or give its shard as I/{of}"
+    )]
+    SlurmCount { count: u64, of: u64 },
     /// A scheduler variable that is not a number.
     #[error("{name}='{value}' is not a number")]
     BadVariable { name: &'static str, value: String },
@@ -140,7 +147,11 @@ impl ShardChoice {
     ///   (default 0), `SLURM_ARRAY_TASK_STEP` (default 1) and
     ///   `SLURM_ARRAY_TASK_COUNT`: shard `(ID − MIN) / STEP + 1` of
     ///   `COUNT`, so `--array=1-4`, `0-3` and `0-6:2` all give 1/4..4/4.
-    ///   A count written as `auto/N` wins over `SLURM_ARRAY_TASK_COUNT`.
+    ///   A count written as `auto/N` must equal `SLURM_ARRAY_TASK_COUNT`
+    ///   when Slurm sets it: a task submitted again on its own
+    ///   (`sbatch --array=2`) sees MIN 2 and COUNT 1, and would otherwise
+    ///   play shard 1 (with `auto` alone it would be 1/1, which the run
+    ///   directory refuses: see `tournament::session`).
     /// * Kubernetes Indexed Jobs: `JOB_COMPLETION_INDEX` (0-based); the
     ///   count is the Job's `completions`, which the pod does not see:
     ///   write `auto/N`.
@@ -171,10 +182,14 @@ impl ShardChoice {
         let (offset, of) = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
             let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
-            let of = match count {
-                Some(n) => n,
-                None => number("SLURM_ARRAY_TASK_COUNT")?
-                    .ok_or(bad(ShardFault::NoCount("SLURM_ARRAY_TASK_ID")))?,
+            let array = number("SLURM_ARRAY_TASK_COUNT")?;
+            let of = match (count, array) {
+                (Some(of), Some(count)) if count != of => {
+                    return Err(bad(ShardFault::SlurmCount { count, of }));
+                }
+                (Some(n), _) => n,
+                (None, Some(n)) => n,
+                (None, None) => return Err(bad(ShardFault::NoCount("SLURM_ARRAY_TASK_ID"))),
             };
             let offset = id.checked_sub(min).ok_or(bad(ShardFault::OutOfRange))? / step;
             (offset, of)
@@ -279,5 +294,22 @@ mod tests {
             Ok(ShardChoice::Fixed(Shard { index: 2, of: 3 }))
         );
         assert!("auto/0".parse::<ShardChoice>().is_err());
+        // Task 2 of a 4-task array submitted again on its own
+        // (`sbatch --array=2`): Slurm says MIN 2, COUNT 1.
+        let resubmitted = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_MIN", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
+        ];
+        let four: ShardChoice = "auto/4".parse().unwrap();
+        assert_eq!(
+            four.resolve(env(&resubmitted)).unwrap_err().fault,
+            ShardFault::SlurmCount { count: 1, of: 4 }
+        );
+        assert_eq!(four.resolve(env(&slurm)), Ok(Shard { index: 3, of: 4 }));
+        assert_eq!(
+            auto.resolve(env(&resubmitted)),
+            Ok(Shard { index: 1, of: 1 })
+        );
     }
 }

@@ -13,9 +13,15 @@
 //! equivalent, never ignored.
 //!
 //! Decisions:
-//! * `-each` keys go to every engine, after the engine's own keys (as both
-//!   tools: an engine's own key wins where the native parser takes the
-//!   last, and the native parser refuses duplicates where it does not).
+//! * `-each` keys go to every engine, after the engine's own keys, so
+//!   where both give a key `-each` wins (the native `--engine` parser takes
+//!   a key's last value; `arg=` adds). Both tools do the same: cutechess-cli
+//!   parses every `-engine`, then applies the `-each` keys to each engine's
+//!   configuration (overwriting; projects/cli/src/main.cpp, `parseMatch`),
+//!   and fastchess defers `-each` until every option is read, then applies
+//!   its keys to every engine (app/src/cli/cli.cpp, `parseEach`). Several
+//!   `-each` are accepted, their keys in order, as fastchess (cutechess-cli
+//!   refuses a second `-each`).
 //! * `-repeat` / `-repeat 2` is how uci960 always plays (each opening
 //!   twice, colours reversed); without it cutechess-cli gives every game a
 //!   new opening, which uci960 cannot do: a note says so, the match runs.

@@ -22,7 +22,8 @@ use std::process::ExitCode;
 use super::output::StdoutError;
 use crate::conformance::driver::DriverError;
 use crate::engines::SetupError;
-use crate::files::LockError;
+use crate::files::{LockError, ReplaceError};
+use crate::tournament::merge::MergeError;
 use crate::tournament::output::OutputError;
 use crate::tournament::session::TournamentError;
 use crate::tournament::state::StateError;
@@ -66,11 +67,21 @@ pub fn of_tournament(err: &TournamentError) -> u8 {
     match err {
         T::Setup(SetupError::NoChess960(_)) => USAGE,
         T::Setup(SetupError::Start { .. }) => RUNTIME,
-        T::Opening(_) | T::Resume(_) => USAGE,
+        T::Opening(_) | T::Resume(_) | T::ShardCount { .. } => USAGE,
         T::State(StateError::Damaged { .. } | StateError::Read(_)) => USAGE,
         T::Collision(_) | T::Lock(LockError::Held { .. }) | T::Replace(_) => USAGE,
         T::Output(OutputError::Append(e)) if e.is_usage() => USAGE,
         T::State(_) | T::Output(_) | T::Lock(_) => RUNTIME,
+    }
+}
+
+/// The status of a merge that could not be done: 3 when the merged PGN
+/// could not be written, 2 for everything about the inputs (and an output
+/// that is not a regular file).
+pub fn of_merge(err: &MergeError) -> u8 {
+    match err {
+        MergeError::Write(ReplaceError::Io { .. }) => RUNTIME,
+        _ => USAGE,
     }
 }
 

@@ -321,6 +321,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             use crate::platform::interrupt::{SIGINT, exit_code, received};
             Ok(ExitCode::from(exit_code(received().unwrap_or(SIGINT))))
         }
+        Ended::RunnerFailed(why) => fail(
+            3,
+            format!("{why}; the tournament stopped and no engine was charged (--resume continues)"),
+        ),
         Ended::EngineLost => fail(
             3,
             "an engine could not be restarted; the tournament stopped (--recover retries and goes on; --resume continues)",
@@ -406,6 +410,14 @@ mod tests {
                  order=sequential start=5 --games 2 --rounds 4 --pgn o.pgn --sprt elo0=0 \
                  elo1=2 alpha=0.05 beta=0.05 model=bayeselo --concurrency 4 --seed 9 \
                  --tournament round-robin",
+            ),
+            // `-each` is applied after every engine's own keys, and wins
+            // where both give one (as cutechess-cli and fastchess).
+            (
+                "-engine cmd=/bin/sf name=a nodes=500 option.Hash=8 -engine cmd=/bin/ef \
+                 name=b arg=-x -each nodes=2000 option.Hash=16 -each arg=-y -repeat",
+                "--engine cmd=/bin/sf name=a nodes=2000 option.Hash=16 arg=-y \
+                 --engine cmd=/bin/ef name=b arg=-x nodes=2000 option.Hash=16 arg=-y",
             ),
         ] {
             assert_eq!(settings_of(theirs), settings_of(native), "{theirs}");

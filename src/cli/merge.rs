@@ -38,17 +38,17 @@ fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
 pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let m = match merge::merge(&args.runs) {
         Ok(m) => m,
-        Err(e) => return fail(2, e),
+        Err(e) => return fail(super::exit::of_merge(&e), e),
     };
     if let Some(path) = &args.pgn
         && let Err(e) = m.write_pgn(path)
     {
-        return fail(if e.is_runtime() { 3 } else { 2 }, e);
+        return fail(super::exit::of_merge(&e), e);
     }
     if let Some(path) = &args.json
         && let Err(e) = write_json(path, &m.to_json())
     {
-        return fail(3, e);
+        return fail(super::exit::RUNTIME, e);
     }
     let mut text = m.summary();
     text.push_str(&m.standings.render());

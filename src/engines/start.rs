@@ -38,6 +38,20 @@ pub enum SetupError {
 }
 
 impl SetupError {
+    /// The start failed because uci960 itself is out of resources (see
+    /// [`crate::platform::is_out_of_resources`]): the message, for a run
+    /// that must end without charging the engine.
+    pub fn runner_failure(&self) -> Option<String> {
+        use crate::uci_client::SpawnError;
+        match self {
+            SetupError::Start {
+                source: source @ EngineError::Spawn(SpawnError::Resources { .. }),
+                ..
+            } => Some(source.to_string()),
+            _ => None,
+        }
+    }
+
     /// The engine's error, whichever way the start failed.
     pub fn into_engine_error(self) -> EngineError {
         match self {

@@ -26,4 +26,4 @@ pub use append::{AppendError, Appender, Pending, Span, Tail, content_hash, verif
 pub use lock::{LockError, RunLock};
 pub use paths::{Collision, OutputKind, check_distinct, output_kind};
 pub use read::*;
-pub use replace::{ReplaceError, Staged, replace};
+pub use replace::{ReplaceError, Staged, replace, replace_with};

@@ -3,7 +3,8 @@
 //! the new content goes to a uniquely named temporary file in the same
 //! folder (`.NAME.PID-N.tmp`, created exclusively: two processes never
 //! share one), is synced, then renamed over the target, and the folder is
-//! synced.
+//! synced. [`replace`] takes the bytes; [`Staged`] is written bit by bit
+//! and committed; [`replace_with`] streams them through a buffer.
 //!
 //! Only a regular file (or nothing) is replaced: renaming over a device,
 //! a FIFO or a socket would put a file where the node was (as root,
@@ -12,7 +13,7 @@
 //! file keeps being a link: its target is replaced.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -59,6 +60,24 @@ pub fn target(what: &'static str, path: &Path) -> Result<PathBuf, ReplaceError> 
 pub fn replace(what: &'static str, path: &Path, bytes: &[u8]) -> Result<(), ReplaceError> {
     let mut staged = Staged::create(what, path)?;
     staged.write_all(bytes).map_err(|e| staged.io(e))?;
+    staged.commit()
+}
+
+/// Replaces `path` with what `fill` writes, through a buffer (a merged
+/// PGN of 100,000 games, a serializer's output): the closure form of
+/// [`Staged`]. An error from `fill` (or from flushing) removes the
+/// temporary file and leaves the old `path` whole.
+pub fn replace_with(
+    what: &'static str,
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), ReplaceError> {
+    let mut staged = Staged::create(what, path)?;
+    // Large buffer: a merged PGN is written in few system calls.
+    let mut w = BufWriter::with_capacity(1 << 20, &mut staged);
+    let filled = fill(&mut w).and_then(|_| w.flush());
+    drop(w);
+    filled.map_err(|e| staged.io(e))?;
     staged.commit()
 }
 
@@ -212,6 +231,31 @@ pub(crate) mod tests {
             let err = replace("state file", Path::new("/dev/null"), b"x").unwrap_err();
             assert!(err.to_string().contains("a device"), "{err}");
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn streaming_replace_keeps_the_old_file_when_filling_fails() {
+        let dir = scratch("replace-with");
+        let path = dir.join("all.pgn");
+        replace_with("merged PGN", &path, |w| {
+            for i in 0..3 {
+                writeln!(w, "game {i}")?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"game 0\ngame 1\ngame 2\n");
+        let err = replace_with("merged PGN", &path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("a shard's PGN went missing"))
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("went missing"), "{err}");
+        assert!(err.to_string().contains("merged PGN"), "{err}");
+        // The old content, and no temporary file left behind.
+        assert_eq!(std::fs::read(&path).unwrap(), b"game 0\ngame 1\ngame 2\n");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

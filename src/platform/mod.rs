@@ -4,7 +4,7 @@
 //!
 //! | piece | POSIX | Windows |
 //! |---|---|---|
-//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
+//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux; on Linux also every descendant found through `/proc` and orphans re-parented to uci960 as subreaper ([`tree`]) | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
 //! | [`PipeReader`] | `poll` with a timeout, then one large `read` on the caller's thread | a reader thread handing chunks over one at a time |
 //! | [`Relay`] | the proxy's single-thread `poll` loop over the GUI, the engine and signals, all writes non-blocking | one reader and one writer thread per stream, waking the loop through a channel |
 //! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
@@ -27,6 +27,8 @@ pub mod status;
 
 #[cfg(unix)]
 mod posix;
+#[cfg(target_os = "linux")]
+mod tree;
 #[cfg(unix)]
 use posix as imp;
 #[cfg(windows)]
@@ -34,11 +36,37 @@ mod windows;
 #[cfg(windows)]
 use windows as imp;
 
-pub use imp::{PipeReader, ProcessGroup, Relay, prepare};
+pub use imp::{PipeReader, ProcessGroup, Relay, prepare, spawn};
 pub use status::describe_status;
 
 use std::io;
 use std::process::{ChildStdin, ChildStdout};
+
+/// Whether an error says that uci960 itself is out of resources (open
+/// files, processes, memory, disk), as opposed to something about the
+/// engine or file at hand: such a failure ends a run (exit 3) and is
+/// charged to no engine.
+pub fn is_out_of_resources(e: &io::Error) -> bool {
+    if matches!(
+        e.kind(),
+        io::ErrorKind::OutOfMemory | io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+    ) {
+        return true;
+    }
+    #[cfg(unix)]
+    let codes = [
+        libc::EMFILE,
+        libc::ENFILE,
+        libc::EAGAIN,
+        libc::ENOMEM,
+        libc::ENOSPC,
+    ];
+    // ERROR_TOO_MANY_OPEN_FILES, ERROR_NOT_ENOUGH_MEMORY, ERROR_OUTOFMEMORY,
+    // ERROR_NO_SYSTEM_RESOURCES, ERROR_DISK_FULL.
+    #[cfg(windows)]
+    let codes = [4, 8, 14, 1450, 112];
+    e.raw_os_error().is_some_and(|c| codes.contains(&c))
+}
 
 /// A pair of anonymous pipes shaped like a child engine's: the engine's
 /// stdin and stdout for the proxy's [`Relay`], and the other ends for a

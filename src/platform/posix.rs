@@ -23,6 +23,8 @@ use crate::uci_client::lines::LineBuffer;
 pub fn prepare(command: &mut Command, die_with_parent: bool) {
     command.process_group(0);
     #[cfg(target_os = "linux")]
+    super::tree::become_subreaper();
+    #[cfg(target_os = "linux")]
     if die_with_parent {
         // SAFETY: prctl is async-signal-safe; nothing else runs between
         // fork and exec here.
@@ -47,25 +49,44 @@ pub struct ProcessGroup {
 /// Process groups of running engines (for the watchdog).
 static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
+/// Spawns a command made by [`prepare`] and registers the engine at once,
+/// under the lock that [`ProcessGroup::kill`] holds while it looks for
+/// orphans: an engine just started is never taken for one.
+pub fn spawn(command: &mut Command) -> io::Result<Child> {
+    let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+    let child = command.spawn()?;
+    groups.push(child.id() as i32);
+    Ok(child)
+}
+
 impl ProcessGroup {
     /// The group a child spawned after [`prepare`] leads.
     pub fn new(child: &Child) -> io::Result<ProcessGroup> {
         let pgid = child.id() as i32;
-        GROUPS
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(pgid);
+        let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+        if !groups.contains(&pgid) {
+            groups.push(pgid);
+        }
         Ok(ProcessGroup { pgid })
     }
 
-    /// Asks every process of the engine to end (SIGTERM).
+    /// Asks every process of the engine to end (SIGTERM), on Linux also
+    /// its descendants outside its group (see [`super::tree`]).
     pub fn terminate(&self) {
+        #[cfg(target_os = "linux")]
+        super::tree::signal_tree(self.pgid, libc::SIGTERM, false, &[]);
         signal_group(self.pgid, libc::SIGTERM);
     }
 
     /// Kills every process of the engine (SIGKILL): also a wrapper's
-    /// children still running after it exited.
+    /// children still running after it exited and, on Linux, descendants
+    /// that left its group or session and orphans re-parented to uci960.
     pub fn kill(&self) {
+        #[cfg(target_os = "linux")]
+        {
+            let engines = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+            super::tree::signal_tree(self.pgid, libc::SIGKILL, true, &engines);
+        }
         signal_group(self.pgid, libc::SIGKILL);
     }
 }
@@ -152,6 +173,8 @@ fn watchdog() {
     // try_lock: a thread that died holding the lock must not stop the exit.
     if let Ok(groups) = GROUPS.try_lock() {
         for &g in groups.iter() {
+            #[cfg(target_os = "linux")]
+            super::tree::signal_tree(g, libc::SIGKILL, true, &groups);
             signal_group(g, libc::SIGKILL);
         }
     }

@@ -53,6 +53,12 @@ pub fn prepare(command: &mut Command, _die_with_parent: bool) {
     command.creation_flags(CREATE_NEW_PROCESS_GROUP);
 }
 
+/// Spawns a command made by [`prepare`] (the POSIX side registers the
+/// engine under a lock; here the Job Object does all).
+pub fn spawn(command: &mut Command) -> io::Result<Child> {
+    command.spawn()
+}
+
 /// The engine's Job Object: closing it (also when uci960 is killed hard)
 /// kills every process in it, the engine's own children included.
 #[derive(Debug)]

@@ -12,13 +12,14 @@
 //! games not played were not needed.
 //!
 //! Only the state files are read for the standings; the PGNs only when a
-//! merged PGN is asked for. A shard's PGN is read up to the length its
-//! state file records (a game cut by a kill after it is ignored), split
-//! into games at their tag sections, and every game the state records must
-//! be there.
+//! merged PGN is asked for (one thread per shard). A shard's PGN is read
+//! up to the length its state file records (a game cut by a kill after it
+//! is ignored), and every game the state records must be there: at the
+//! byte range the state keeps for it (its span), else (older states)
+//! found by splitting the PGN at its tag sections. The merged PGN is
+//! streamed through the files room's atomic replace.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,7 @@ use super::rundir::{ShardState, ShardStateError, state_files};
 use super::schedule::Schedule;
 use super::standings::{GameSummary, Standings};
 use super::stats::SprtVerdict;
+use crate::files::{ReplaceError, replace_with};
 use crate::shard::Shard;
 
 /// Why shards cannot be merged.
@@ -74,18 +76,8 @@ pub enum MergeError {
     },
     #[error("PGN {}: {reason}", path.display())]
     Pgn { path: PathBuf, reason: String },
-    #[error("cannot write {}: {source}", path.display())]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-}
-
-impl MergeError {
-    /// 3 for a write that failed, 2 for everything about the input.
-    pub fn is_runtime(&self) -> bool {
-        matches!(self, MergeError::Write { .. })
-    }
+    #[error(transparent)]
+    Write(#[from] ReplaceError),
 }
 
 /// Where one shard stands.
@@ -192,50 +184,122 @@ impl Merged {
     }
 
     /// Writes one PGN of every merged game in `Round` order (replacing
-    /// `out` atomically); returns how many games it holds.
+    /// `out` atomically, streamed: [`replace_with`]); returns how many
+    /// games it holds. The shards' PGNs are read and their games located
+    /// in parallel, one thread per shard.
     pub fn write_pgn(&self, out: &Path) -> Result<u64, MergeError> {
-        // Every shard's PGN in memory (its part of the whole), the games
-        // found by their Round tags.
-        let mut texts = Vec::new();
+        let shards: Vec<ShardGames> = std::thread::scope(|scope| {
+            let workers: Vec<_> = self
+                .states
+                .iter()
+                .map(|st| scope.spawn(move || shard_games(st)))
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect::<Result<_, _>>()
+        })?;
         let mut order: BTreeMap<u64, (usize, Range<usize>)> = BTreeMap::new();
-        for st in &self.states {
-            let path = shard_pgn(&st.path);
-            let pgn_err = |reason: String| MergeError::Pgn {
-                path: path.clone(),
-                reason,
-            };
-            let mut bytes: Vec<u8> = if st.state.games.is_empty() {
-                Vec::new()
-            } else {
-                read_limited(&path)?
-            };
-            bytes.truncate(st.state.pgn_bytes as usize);
-            let mut found = BTreeMap::new();
-            for (round, range) in split_games(&bytes) {
-                if let Some(r) = round {
-                    found.insert(r, range);
-                }
+        for (i, shard) in shards.iter().enumerate() {
+            for (number, range) in &shard.games {
+                order.insert(*number, (i, range.clone()));
             }
-            for g in &st.state.games {
-                let range = found.remove(&g.number).ok_or_else(|| {
-                    pgn_err(format!(
-                        "game {} (in {}) is not in it",
-                        g.number,
-                        st.path.display()
-                    ))
-                })?;
-                order.insert(g.number, (texts.len(), range));
-            }
-            texts.push(bytes);
         }
-        write_replacing(out, |w| {
-            for (text, range) in order.values() {
-                w.write_all(&texts[*text][range.clone()])?;
+        replace_with("merged PGN", out, |w| {
+            for (shard, range) in order.values() {
+                w.write_all(&shards[*shard].bytes[range.clone()])?;
             }
             Ok(())
         })?;
         Ok(order.len() as u64)
     }
+}
+
+/// One shard's PGN and where each of its recorded games lies in it.
+struct ShardGames {
+    bytes: Vec<u8>,
+    games: Vec<(u64, Range<usize>)>,
+}
+
+/// Reads the PGN of `st` up to the length its state records (a game cut
+/// by a kill after it is ignored) and finds every game the state records.
+/// States written by `match` keep each game's byte range (its span): the
+/// game must start there with a tag section holding its `Round`. Older
+/// states without spans: the PGN is split at its tag sections
+/// ([`split_games`]). The moves are not re-hashed (a resume does that
+/// before it removes anything; merge only reads).
+fn shard_games(st: &ShardState) -> Result<ShardGames, MergeError> {
+    let path = shard_pgn(&st.path);
+    if st.state.games.is_empty() {
+        return Ok(ShardGames {
+            bytes: Vec::new(),
+            games: Vec::new(),
+        });
+    }
+    let mut bytes = read_limited(&path)?;
+    bytes.truncate(usize::try_from(st.state.pgn_bytes).unwrap_or(usize::MAX));
+    let missing = |number: u64, why: &str| MergeError::Pgn {
+        path: path.clone(),
+        reason: format!("game {number} (in {}) {why}", st.path.display()),
+    };
+    let mut games = Vec::with_capacity(st.state.games.len());
+    if st.state.games.iter().all(|g| g.pgn.is_some()) {
+        for g in &st.state.games {
+            let Some(span) = g.pgn else { continue };
+            let range = usize::try_from(span.offset)
+                .ok()
+                .zip(usize::try_from(span.end()).ok())
+                .filter(|(_, end)| *end <= bytes.len())
+                .map(|(a, b)| a..b)
+                .ok_or_else(|| {
+                    missing(
+                        g.number,
+                        &format!(
+                            "lies at bytes {}..{}, beyond its {} bytes",
+                            span.offset,
+                            span.end(),
+                            bytes.len()
+                        ),
+                    )
+                })?;
+            if tag_round(&bytes[range.clone()]) != Some(g.number) {
+                return Err(missing(
+                    g.number,
+                    &format!(
+                        "is not at bytes {}..{}, where its state says (the PGN is not the one written with this state file)",
+                        span.offset,
+                        span.end()
+                    ),
+                ));
+            }
+            games.push((g.number, range));
+        }
+    } else {
+        let mut found: BTreeMap<u64, Range<usize>> = split_games(&bytes)
+            .into_iter()
+            .filter_map(|(round, range)| Some((round?, range)))
+            .collect();
+        for g in &st.state.games {
+            let range = found
+                .remove(&g.number)
+                .ok_or_else(|| missing(g.number, "is not in it"))?;
+            games.push((g.number, range));
+        }
+    }
+    Ok(ShardGames { bytes, games })
+}
+
+/// The `Round` of the game that starts `text`: its tag section (tag lines
+/// up to the first line that is not one) must hold `[Round "N"]`.
+fn tag_round(text: &[u8]) -> Option<u64> {
+    if text.first() != Some(&b'[') {
+        return None;
+    }
+    text.split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii_end)
+        .take_while(|line| line.first() == Some(&b'['))
+        .find_map(|line| line.strip_prefix(b"[Round \"")?.strip_suffix(b"\"]"))
+        .and_then(|n| std::str::from_utf8(n).ok()?.parse().ok())
 }
 
 /// The PGN next to a shard state file (`shard-i-of-n.pgn`).
@@ -312,34 +376,6 @@ pub fn split_games(text: &[u8]) -> Vec<(Option<u64>, Range<usize>)> {
         out.push((round, s..pos));
     }
     out
-}
-
-/// Writes `path` whole: a temporary file beside it (named by this
-/// process), fsynced, renamed over it.
-fn write_replacing(
-    path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<&std::fs::File>) -> std::io::Result<()>,
-) -> Result<(), MergeError> {
-    let err = |source| MergeError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let result = (|| {
-        let file = std::fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, &file);
-        fill(&mut w)?;
-        w.flush()?;
-        drop(w);
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(err)
 }
 
 /// Reads the shards in `inputs` (run directories, or state files) and

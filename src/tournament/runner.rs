@@ -281,6 +281,9 @@ enum NoStart {
     /// The engine could not be started: forfeit, and without `--recover`
     /// the tournament stops.
     Forfeit(Outcome, bool),
+    /// uci960 itself failed (out of descriptors, processes, memory): the
+    /// run ends, the game is not played and no engine is charged.
+    Runner(String),
 }
 
 /// Makes sure engine `idx` runs and is ready for a new game.
@@ -300,6 +303,9 @@ fn prepare(
             match start_engine(spec, ctx.timeout, Chess960::Required) {
                 Ok(e) => seats.0[idx] = Some(e),
                 Err(e) => {
+                    if let Some(why) = e.runner_failure() {
+                        return Err(NoStart::Runner(why));
+                    }
                     last = Some((e.into_engine_error(), true));
                     if stop.is_set() {
                         return Err(NoStart::Stopped);
@@ -356,6 +362,8 @@ enum Played {
     /// tournament after it (no `--recover`).
     Forfeit(FinishedGame, bool),
     Abandoned,
+    /// uci960's own failure ([`NoStart::Runner`]).
+    RunnerFailed(String),
 }
 
 /// Plays one game.
@@ -394,6 +402,7 @@ fn play_game(
         match prepare(ctx, seats, by_colour[ci], side, stop) {
             Ok(()) => {}
             Err(NoStart::Stopped) => return Played::Abandoned,
+            Err(NoStart::Runner(why)) => return Played::RunnerFailed(why),
             Err(NoStart::Forfeit(outcome, fatal)) => {
                 return Played::Forfeit(finish(outcome, &game, infos, notation_errors), fatal);
             }
@@ -600,7 +609,7 @@ pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
 }
 
 /// Why the runner stopped before the schedule's end.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Ended {
     /// Every game handed out was played (or the collector said finish).
     Done,
@@ -608,6 +617,9 @@ pub enum Ended {
     Interrupted,
     /// An engine cannot be started and `--recover` is off.
     EngineLost,
+    /// uci960 itself failed (out of descriptors, processes, memory): the
+    /// reason; no engine was charged.
+    RunnerFailed(String),
 }
 
 /// Plays the feed's games on `workers` threads. `first` holds engines
@@ -653,7 +665,10 @@ pub fn run<E>(
                         break;
                     }
                     let played = play_game(ctx, &mut seats, slot, opening, stop);
-                    let last = matches!(played, Played::Abandoned | Played::Forfeit(_, true));
+                    let last = matches!(
+                        played,
+                        Played::Abandoned | Played::Forfeit(_, true) | Played::RunnerFailed(_)
+                    );
                     if tx.send(Msg::Played(played)).is_err() || last {
                         break;
                     }
@@ -679,6 +694,12 @@ pub fn run<E>(
                 Played::Game(g) => (g, false),
                 Played::Forfeit(g, fatal) => (g, fatal),
                 Played::Abandoned => continue,
+                Played::RunnerFailed(why) => {
+                    ended = Ended::RunnerFailed(why);
+                    stop.abort();
+                    feed.shut();
+                    continue;
+                }
             };
             let flow = on_game(&g);
             feed.record(g.slot.number, g.outcome.result);
@@ -703,7 +724,7 @@ pub fn run<E>(
         Ok(())
     });
     result?;
-    if stop.interrupted() {
+    if stop.interrupted() && !matches!(ended, Ended::RunnerFailed(_)) {
         ended = Ended::Interrupted;
     }
     Ok(ended)

@@ -47,6 +47,16 @@ pub enum TournamentError {
     Lock(#[from] crate::files::LockError),
     #[error(transparent)]
     Replace(#[from] crate::files::ReplaceError),
+    #[error(
+        "run directory {} holds shards of {theirs} ({}); this is shard {shard}: one run has one shard count (a new count needs a new run directory; a Slurm array task submitted again on its own, as --array=I, sees a count of 1: requeue it with scontrol requeue instead, docs/DISTRIBUTED.md)",
+        dir.display(), file.display()
+    )]
+    ShardCount {
+        dir: PathBuf,
+        file: PathBuf,
+        theirs: u64,
+        shard: Shard,
+    },
 }
 
 /// How the tournament is run.
@@ -211,6 +221,19 @@ pub fn run(
             path: dir.clone(),
             source,
         })?;
+        // A shard of another count would play games the run's shards
+        // also play (and merge would refuse the mix): refused before
+        // anything is written.
+        if let Ok(files) = super::rundir::state_files(dir)
+            && let Some((other, file)) = files.into_iter().find(|(o, _)| o.of != s.shard.of)
+        {
+            return Err(TournamentError::ShardCount {
+                dir: dir.clone(),
+                file,
+                theirs: other.of,
+                shard: s.shard,
+            });
+        }
     }
     let state_file = state_path(&s);
     check_outputs(&s, state_file.as_deref())?;

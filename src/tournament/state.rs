@@ -68,11 +68,6 @@ pub enum StateError {
     Read(#[from] crate::files::FileError),
     #[error("state file {path} is damaged: {reason}")]
     Damaged { path: PathBuf, reason: String },
-    #[error("cannot write state file {path}: {source}")]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
     #[error(transparent)]
     Replace(#[from] crate::files::ReplaceError),
 }
@@ -115,13 +110,12 @@ impl State {
         Ok(Some(state))
     }
 
-    /// Writes the state atomically ([`crate::files::replace`]).
+    /// Writes the state atomically ([`crate::files::replace_with`]),
+    /// serialized straight into the temporary file.
     pub fn save(&self, path: &Path) -> Result<(), StateError> {
-        let text = serde_json::to_vec(self).map_err(|e| StateError::Write {
-            path: path.to_path_buf(),
-            source: std::io::Error::other(e),
+        crate::files::replace_with("state file", path, |w| {
+            serde_json::to_writer(w, self).map_err(std::io::Error::from)
         })?;
-        crate::files::replace("state file", path, &text)?;
         Ok(())
     }
 

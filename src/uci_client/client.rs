@@ -57,6 +57,33 @@ fn printable(name: &str) -> String {
         .collect()
 }
 
+/// Every line an engine writes, before anything reads it (issue 21: an
+/// escape sequence in a `bestmove` was printed by `castling-test` and kept
+/// in `--json` and PGN comments): control characters — C0 but the tab,
+/// DEL, and C1 (`U+0080`..`U+009F`, two bytes in UTF-8; `U+009B` starts
+/// an escape sequence on some terminals) — become spaces, so no engine
+/// text reaches a terminal, report, JSON or PGN with one. A `\r` at the
+/// end is kept (the line splitter's business); UCI has no use for any of
+/// them, and a space reads as the separator it is.
+fn defuse_controls(line: &mut [u8]) {
+    let end = match line.last() {
+        Some(b'\r') => line.len() - 1,
+        _ => line.len(),
+    };
+    let mut i = 0;
+    while i < end {
+        let b = line[i];
+        if (b < 0x20 && b != b'\t') || b == 0x7f {
+            line[i] = b' ';
+        } else if b == 0xc2 && i + 1 < end && (0x80..0xa0).contains(&line[i + 1]) {
+            line[i] = b' ';
+            line[i + 1] = b' ';
+            i += 1;
+        }
+        i += 1;
+    }
+}
+
 /// What the engine said about itself between `uci` and `uciok`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Handshake {
@@ -289,11 +316,14 @@ pub struct UciEngine {
 }
 
 impl UciEngine {
-    /// Spawns the engine (stderr discarded) and runs the handshake.
+    /// Spawns the engine (stderr discarded, killed by the kernel if uci960
+    /// dies, even by SIGKILL: issue 21) and runs the handshake. Every
+    /// thread that starts an engine this way (the match's workers, the
+    /// book's, the main thread) ends its engines before it ends.
     pub fn start(cmd: &EngineCommand, timeout: Duration) -> Result<UciEngine, EngineError> {
         let opts = SpawnOptions {
             stderr: super::process::StderrMode::Null,
-            ..SpawnOptions::default()
+            die_with_parent: true,
         };
         UciEngine::start_with(cmd, opts, timeout)
     }
@@ -493,8 +523,12 @@ impl UciEngine {
     ) -> Result<(), EngineError> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
+            let start = out.len();
             return match self.process.recv_into(left, out) {
-                Ok(EngineEvent::Line(_)) => Ok(()),
+                Ok(EngineEvent::Line(_)) => {
+                    defuse_controls(&mut out[start..]);
+                    Ok(())
+                }
                 Ok(EngineEvent::LineTooLong { .. }) => continue,
                 Ok(EngineEvent::Eof | EngineEvent::ReadError(_)) | Err(RecvError::Disconnected) => {
                     let status = match self.process.wait_timeout(Duration::from_secs(2)) {
@@ -555,6 +589,16 @@ mod tests {
         assert_eq!(hs.name.as_deref(), Some("Fake 1"));
         assert!(hs.chess960());
         assert!(hs.option("hash").is_some());
+    }
+
+    #[test]
+    fn control_characters_in_engine_lines_become_spaces() {
+        let mut line = b"bestmove e2e4\x1b[2J \xc2\x9b31m\x07ponder\te7e5\r".to_vec();
+        defuse_controls(&mut line);
+        assert_eq!(line, b"bestmove e2e4 [2J   31m ponder\te7e5\r".to_vec());
+        let mut text = "é ü \u{a0}".as_bytes().to_vec();
+        defuse_controls(&mut text);
+        assert_eq!(text, "é ü \u{a0}".as_bytes(), "other UTF-8 untouched");
     }
 
     #[test]

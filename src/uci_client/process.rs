@@ -66,6 +66,10 @@ pub enum SpawnError {
     NoDir { dir: String },
     #[error("cannot start engine '{program}': {source}")]
     Io { program: String, source: io::Error },
+    /// uci960 itself is out of descriptors, processes or memory: not the
+    /// engine's fault (issue 21: `ulimit -n 20` scored a game as a crash).
+    #[error("cannot start engine '{program}': uci960 is out of resources: {source}")]
+    Resources { program: String, source: io::Error },
 }
 
 /// Where the engine's stderr goes.
@@ -188,13 +192,13 @@ impl EngineProcess {
             command.current_dir(dir);
         }
         platform::prepare(&mut command, opts.die_with_parent);
-        let mut child = command.spawn().map_err(|e| spawn_error(&program, e))?;
+        let mut child = platform::spawn(&mut command).map_err(|e| spawn_error(&program, e))?;
         let group = match ProcessGroup::new(&child) {
             Ok(group) => group,
             Err(source) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(SpawnError::Io { program, source });
+                return Err(spawn_error(&program, source));
             }
         };
         let pid = child.id();
@@ -421,6 +425,7 @@ fn spawn_error(program: &str, e: io::Error) -> SpawnError {
         // ERROR_BAD_EXE_FORMAT
         #[cfg(windows)]
         _ if e.raw_os_error() == Some(193) => SpawnError::NotExecutable { program },
+        _ if platform::is_out_of_resources(&e) => SpawnError::Resources { program, source: e },
         _ => SpawnError::Io { program, source: e },
     }
 }

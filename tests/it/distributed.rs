@@ -282,6 +282,47 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let (_, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("shard-2-of-2.pgn"), "{stderr}");
+    // Each game is found where its state file says (its span starts a
+    // tag section with its Round): a PGN with its two games swapped is
+    // not the one written with the state.
+    let swapped = dir.join("swapped");
+    std::fs::create_dir_all(&swapped).unwrap();
+    std::fs::copy(&s2, swapped.join("shard-2-of-2.state.json")).unwrap();
+    let pgn2 = std::fs::read_to_string(run.join("shard-2-of-2.pgn")).unwrap();
+    let (first, second) = pgn2.split_at(pgn2.find("\n\n[Event ").unwrap() + 2);
+    std::fs::write(swapped.join("shard-2-of-2.pgn"), format!("{second}{first}")).unwrap();
+    let out = merge(&[&arg(&s1), &arg(&swapped), "--pgn", &arg(&dir.join("m.pgn"))]);
+    let (_, stderr) = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("where its state says"), "{stderr}");
+    assert!(!dir.join("m.pgn").exists());
+    // A state without the games' spans (an older uci960): the PGN is
+    // split at its tag sections, with the same merged result.
+    let spanless = dir.join("spanless");
+    std::fs::create_dir_all(&spanless).unwrap();
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&s2).unwrap()).unwrap();
+    for g in v["games"].as_array_mut().unwrap() {
+        g.as_object_mut().unwrap().remove("pgn");
+    }
+    std::fs::write(spanless.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
+    std::fs::write(spanless.join("shard-2-of-2.pgn"), &pgn2).unwrap();
+    let (whole, old) = (dir.join("whole.pgn"), dir.join("old.pgn"));
+    common::assert_ok(&merge(&[&arg(&run), "--pgn", &arg(&whole)]));
+    common::assert_ok(&merge(&[&arg(&s1), &arg(&spanless), "--pgn", &arg(&old)]));
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&old).unwrap());
+    assert_eq!(rounds_in_order(&whole), vec![1, 2, 3, 4]);
+
+    // One run directory, one shard count: a shard of another count (a
+    // Slurm task submitted again on its own resolves `auto` to 1/1) is
+    // refused before it writes anything.
+    let before = std::fs::read_dir(&run).unwrap().count();
+    for shard in ["1/3", "1/1"] {
+        let out = common::run_match(&shard_args(&base, shard, &run));
+        let (_, stderr) = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("holds shards of 2"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_dir(&run).unwrap().count(), before);
 
     // Usage: --shard without --seed, --dir with --pgn.
     let out = common::run_match(&common::strs(&["--shard", "1/2", "--dir", &arg(&run)]));

@@ -366,8 +366,15 @@ fn grandchild_of(line: &str) -> u32 {
 #[test]
 fn an_engine_s_own_child_does_not_outlive_the_proxy() {
     let mock = common::mock_engine();
-    for sigterm in [false, true] {
-        let mut p = Proxy::start(&["--", mock.to_str().unwrap(), "--fork-child"]);
+    // `--setsid-child`: the grandchild left the engine's session and group
+    // (issue 21); the proxy finds it by parent PIDs or as an orphan.
+    for (sigterm, fork) in [
+        (false, "--fork-child"),
+        (true, "--fork-child"),
+        (false, "--setsid-child"),
+        (true, "--setsid-child"),
+    ] {
+        let mut p = Proxy::start(&["--", mock.to_str().unwrap(), fork]);
         p.send("uci");
         let grandchild = grandchild_of(&p.wait_line("info string grandchild pid"));
         p.wait_line("uciok");
@@ -383,7 +390,7 @@ fn an_engine_s_own_child_does_not_outlive_the_proxy() {
         }
         assert!(
             gone_within(grandchild, GUARD),
-            "the engine's child outlived the proxy (sigterm: {sigterm})"
+            "the engine's child outlived the proxy (sigterm: {sigterm}, {fork})"
         );
     }
 }
@@ -399,7 +406,7 @@ fn an_engine_s_own_child_does_not_outlive_a_match() {
     let pid_log = format!("--pid-log={}", log.display());
     let mut args = vec!["match".to_string()];
     args.extend(common::mock_engine_spec("a", &["--fork-child", &pid_log]));
-    args.extend(common::mock_engine_spec("b", &["--fork-child", &pid_log]));
+    args.extend(common::mock_engine_spec("b", &["--setsid-child", &pid_log]));
     args.extend(["--games", "2", "--seed", "3"].map(String::from));
     let out = Command::new(common::uci960()).args(&args).output().unwrap();
     assert!(
@@ -591,4 +598,45 @@ fn lines_before_uciok_are_held_with_bounded_memory() {
     p.send("quit");
     let (status, _, _) = p.finish();
     assert_eq!(status.code(), Some(0));
+}
+
+/// Issue 21: `match` killed with SIGKILL left engines that do not exit at
+/// end of input running under PID 1. Engines now die with uci960
+/// (`PR_SET_PDEATHSIG`), even when it is SIGKILLed.
+#[test]
+fn engines_die_with_a_sigkilled_match() {
+    let dir = common::scratch_dir("io-sigkill-match");
+    let log = dir.join("pids.log");
+    let pid_log = format!("--pid-log={}", log.display());
+    let mut args = vec!["match".to_string()];
+    // Each engine stalls on its first move, so the match is under way
+    // until it is killed; neither exits when its input ends.
+    for name in ["a", "b"] {
+        args.extend(common::mock_engine_spec(
+            name,
+            &["--ignore-eof", "--stall-on-go=1", &pid_log],
+        ));
+    }
+    args.extend(["--games", "2", "--timeout", "600", "--st", "500"].map(String::from));
+    let mut child = Command::new(common::uci960())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pids =
+        |text: &str| -> Vec<u32> { text.lines().filter_map(|l| l.trim().parse().ok()).collect() };
+    assert!(
+        common::wait_for_file(&log, GUARD, |t| pids(t).len() >= 2),
+        "the engines did not start"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    for pid in pids(&std::fs::read_to_string(&log).unwrap()) {
+        assert!(
+            gone_within(pid, GUARD),
+            "engine {pid} outlived the SIGKILLed match"
+        );
+    }
 }

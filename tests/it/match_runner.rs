@@ -420,3 +420,90 @@ fn engines_are_reused_with_ucinewgame_unless_restart_is_on() {
     let (starts, new_games) = process_log("on");
     assert_eq!((starts, new_games), (8, 8));
 }
+
+/// Issue 21: engine text reached the terminal raw. An illegal `bestmove`
+/// wrapped in terminal escape sequences (ESC and the C1 CSI) is reported,
+/// but no control character of it reaches the PGN, the JSON, stdout or
+/// stderr of `match`, nor the report and JSON of `castling-test`.
+#[test]
+fn escape_sequences_from_an_engine_reach_no_output() {
+    let dir = common::scratch_dir("match-escape");
+    let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
+    let mut args = common::mock_engine_spec("bad", &["--escape-move=1"]);
+    args.extend(common::mock_engine_spec("normal", &[]));
+    args.extend(common::strs(&[
+        "--games",
+        "2",
+        "--maxmoves",
+        "10",
+        "--start",
+        "sp:518",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
+    ]));
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    let pgn_text = std::fs::read_to_string(&pgn).unwrap();
+    let json_text = std::fs::read_to_string(&js).unwrap();
+    assert!(pgn_text.contains("illegal move"), "{pgn_text}");
+    let clean = |what: &str, text: &str| {
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{9b}') && !text.contains("\\u001b"),
+            "{what} holds a control character: {text:?}"
+        );
+    };
+    clean("PGN", &pgn_text);
+    clean("JSON", &json_text);
+    clean("stdout", &String::from_utf8_lossy(&out.stdout));
+    clean("stderr", &String::from_utf8_lossy(&out.stderr));
+
+    let report = dir.join("c.json");
+    let mock = common::mock_engine();
+    let out = std::process::Command::new(common::uci960())
+        .args(["castling-test", "--json", report.to_str().unwrap(), "--"])
+        .arg(&mock)
+        .arg("--escape-move=1")
+        .output()
+        .unwrap();
+    clean(
+        "castling-test stdout",
+        &String::from_utf8_lossy(&out.stdout),
+    );
+    clean(
+        "castling-test stderr",
+        &String::from_utf8_lossy(&out.stderr),
+    );
+    clean(
+        "castling-test JSON",
+        &std::fs::read_to_string(&report).unwrap(),
+    );
+}
+
+/// Issue 21: with `ulimit -n 20` a game was scored `{White crashes: …
+/// Too many open files}`. uci960's own resource failures end the run with
+/// exit 3 and a message, and no engine is charged: no game in the PGN
+/// blames an engine.
+#[test]
+fn running_out_of_descriptors_ends_the_run_charging_no_engine() {
+    let dir = common::scratch_dir("match-ulimit");
+    let pgn = dir.join("g.pgn");
+    let script = format!(
+        "ulimit -n 20; exec '{}' match --games 16 --concurrency 8 --nodes 50 --maxmoves 6 --pgn '{}'",
+        common::uci960().display(),
+        pgn.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("uci960 is out of resources"), "{err}");
+    assert!(err.contains("no engine was charged"), "{err}");
+    let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+    assert!(!games.contains("crash"), "{games}");
+    assert!(!games.contains("Too many open files"), "{games}");
+}
