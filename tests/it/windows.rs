@@ -401,7 +401,7 @@ fn a_windows_gui_plays_a_game(dir: &std::path::Path, toml: &str) -> (std::proces
         .unwrap();
     let out = common::client::line_reader(gui.stdout.take().unwrap());
     let mut seen = Vec::new();
-    let mut next = |seen: &mut Vec<String>| {
+    let next = |seen: &mut Vec<String>| {
         let (_, line) = out
             .recv_timeout(Duration::from_secs(300))
             .unwrap_or_else(|_| panic!("the GUI stopped talking after {seen:?}"));
