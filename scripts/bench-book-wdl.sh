@@ -12,8 +12,11 @@
 #    (what uci960 uses for an engine without WDL);
 #  - engine-seconds per kept position (the engines' CPU over the kept
 #    lines) and uci960's share of the CPU, from the book's own report;
-#  - the check in the same run: `--draw-window 0.48..0.52 --count K` on
-#    the same starts must keep exactly the K lines counted here.
+#  - the checks in the same run: `--draw-window 0.48..0.52` with the
+#    engine on the same starts (read once, no --count) must keep exactly
+#    the K lines counted here; and the same window without an engine,
+#    judging the measured book's stored `wdl` opcodes (re-filtering), must
+#    keep the same K lines, in a time compared with the measuring run's.
 #
 # Usage: scripts/bench-book-wdl.sh [N] [DEPTH]   (CONCURRENCY=2 by default)
 # UCI960_BIN=path runs that binary instead of building the release one.
@@ -92,14 +95,22 @@ print(f"kept by Stockfish 17.1's model of ce: {kept_model} of {total} = {100 * k
 if kept:
     print(f"engine-seconds per kept position: {engines / len(kept):.2f} s "
           f"(per evaluated start {engines / total:.3f} s)")
-# --count K (the lines counted above): the run ends at the K-th kept line
-# instead of cycling through the starts again.
-if kept:
-    args = ["book", "--start", f"book:{starts}", "--count", str(len(kept)), "--engine", f"cmd={sf}",
-            "--depth", depth, "--concurrency", conc, "--draw-window", "0.48..0.52"]
-    code, cpu2, wall2, report2 = run(args, os.path.join(out, "kept.epd"))
-    again = open(os.path.join(out, "kept.epd")).read().splitlines()
-    assert code == 0 and again == kept, (code, len(again), len(kept), report2)
-    print(f"--draw-window 0.48..0.52 --count {len(kept)} on the same starts keeps the same lines; "
-          f"{wall2:.1f} s wall")
+# The engine again on the same starts, the window 48-52 %: a book passed
+# through is read once, so the run ends after the last start.
+args = ["book", "--start", f"book:{starts}", "--engine", f"cmd={sf}",
+        "--depth", depth, "--concurrency", conc, "--draw-window", "0.48..0.52"]
+code, cpu2, wall2, report2 = run(args, os.path.join(out, "kept.epd"))
+again = open(os.path.join(out, "kept.epd")).read().splitlines()
+assert code == 0 and again == kept, (code, len(again), len(kept), report2)
+print(f"check: --draw-window 0.48..0.52 with the engine on the same starts keeps the same {len(kept)} lines; "
+      f"{wall2:.1f} s wall")
+# Without an engine: the measured book filtered by its stored wdl opcodes.
+args = ["book", "--start", f"book:{os.path.join(out, 'all.epd')}", "--draw-window", "0.48..0.52"]
+code, cpu3, wall3, report3 = run(args, os.path.join(out, "refiltered.epd"))
+refiltered = open(os.path.join(out, "refiltered.epd")).read().splitlines()
+assert code == 0 and refiltered == kept, (code, len(refiltered), len(kept), report3)
+assert "no engine" in report3, report3
+print(f"check: the same window without an engine (stored wdl opcodes) keeps the same {len(kept)} lines: "
+      f"{wall3:.2f} s wall, {cpu3:.2f} s CPU against the measuring run's {wall:.1f} s wall, "
+      f"{own + engines:.1f} s CPU (ratio {(own + engines) / max(cpu3, 1e-3):.0f}x)")
 PY

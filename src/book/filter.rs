@@ -193,10 +193,11 @@ pub struct Tally {
     pub check: u64,
     pub duplicate: u64,
     pub window: u64,
-    /// Evaluated lines whose win/draw/loss rates came from the engine or
-    /// from the model.
+    /// Evaluated lines whose win/draw/loss rates came from the engine, from
+    /// the model, or from the book line's `wdl` opcode.
     pub wdl_engine: u64,
     pub wdl_model: u64,
+    pub wdl_stored: u64,
 }
 
 impl Tally {

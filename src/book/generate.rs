@@ -21,13 +21,15 @@
 //!   candidate skips the evaluation (the line is a duplicate either way).
 //! * Supply runs out (e.g. `--start all --plies 0 --count 2000`): after
 //!   [`GIVE_UP_AFTER`] candidates in a row without a kept line the run
-//!   stops and says so.
+//!   stops and says so. A book passed through (`--start book:FILE`, no
+//!   plies) stops after its last line: a second round gives only
+//!   duplicates.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
@@ -37,6 +39,7 @@ use super::engine::{BookEngine, BookEngineError};
 use super::filter::{DropReason, Eval, EvalView, Tally, Windows, rules_verdict};
 use super::plies::{LineRngs, MAX_PLIES, PlyRange};
 use super::shard::Shard;
+use super::stored::StoredLines;
 use super::unique::{KeyHasher, SeenPositions, position_key};
 use super::wdl::WdlSource;
 use crate::engines::EngineSpec;
@@ -79,6 +82,9 @@ pub struct BookPlan {
     /// Kept lines in the whole book.
     pub count: u64,
     pub shard: Shard,
+    /// A book passed through (`--start book:FILE`, no plies): its lines'
+    /// stored moves, and without an engine their stored evaluations.
+    pub stored: Option<Arc<StoredLines>>,
 }
 
 /// A candidate line: where it started, the moves played, where it ended.
@@ -118,6 +124,9 @@ pub enum Stop {
     Complete,
     /// [`GIVE_UP_AFTER`] candidates in a row were dropped.
     Exhausted,
+    /// A book passed through was read once, every line (a second round
+    /// could only give duplicates).
+    EndOfBook,
     /// The interrupt flag was raised.
     Interrupted,
 }
@@ -198,6 +207,7 @@ impl Judge<'_> {
         match line.eval.map(|e| e.wdl_source) {
             Some(WdlSource::Engine) => self.tally.wdl_engine += 1,
             Some(WdlSource::Model) => self.tally.wdl_model += 1,
+            Some(WdlSource::Stored) => self.tally.wdl_stored += 1,
             None => {}
         }
         let verdict = rules
@@ -237,6 +247,13 @@ impl Judge<'_> {
             Some(Stop::Complete)
         } else if self.interrupted.load(Ordering::Relaxed) {
             Some(Stop::Interrupted)
+        } else if self
+            .plan
+            .stored
+            .as_ref()
+            .is_some_and(|s| self.tally.candidates >= s.positions() as u64)
+        {
+            Some(Stop::EndOfBook)
         } else if self.misses >= GIVE_UP_AFTER {
             Some(Stop::Exhausted)
         } else {
@@ -315,6 +332,9 @@ fn run_inline(mut starts: PositionSource, mut judge: Judge) -> Result<Generated,
         first = false;
         rngs.for_line(index, &mut rng);
         let rules = play_line(&mut line, &mut rng, plan, None)?;
+        if let Some(stored) = &plan.stored {
+            stored.restore(&mut line, true);
+        }
         judge.judge(&line, rules, position_key(&line.position))?;
         index += 1;
         if index.is_multiple_of(4096) {
@@ -475,6 +495,10 @@ fn play_engine_line(
     shop.rngs.for_line(job.index, rng);
     engine.new_line()?;
     let rules = play_line(&mut line, rng, shop.plan, Some(engine))?;
+    if let Some(stored) = &shop.plan.stored {
+        // The moves that led here go to the engine too; it evaluates anew.
+        stored.restore(&mut line, false);
+    }
     let key = position_key(&line.position);
     if rules.is_none() {
         let claimed_earlier = match shop.claims.lock() {

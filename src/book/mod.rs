@@ -19,6 +19,7 @@
 //! | [`epd`], [`pgn`] | the writers |
 //! | [`package`] | `--package`: the book as fishtest or OpenBench take it, zip, sri, sha |
 //! | [`stats`] | `--stats`: what a book holds, counted as the frameworks count |
+//! | [`stored`] | what a book line carries: its evaluation and moves, read back (re-filtering without an engine) |
 //!
 //! How uniqueness and shards compose is in [`generate`] and [`shard`];
 //! flags and recipes for fastchess, cutechess-cli and OpenBench/fishtest
@@ -34,6 +35,7 @@ pub mod pgn;
 pub mod plies;
 pub mod shard;
 pub mod stats;
+pub mod stored;
 pub mod unique;
 pub mod wdl;
 

@@ -9,7 +9,10 @@
 //!
 //! A line's start is the position itself when it is a start, else its `c1`
 //! opcode (what `uci960 book` writes); a line with neither counts as
-//! "start unknown".
+//! "start unknown". A PGN book (`book --format pgn`) counts the position
+//! each game reaches, its start the game's `[FEN]`; it has no castling
+//! fields to count, no fishtest counts (fishtest's are of EPD lines) and
+//! rates only from an engine.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -18,12 +21,12 @@ use shakmaty::{Chess, Color, Position};
 
 use super::engine::{BookEngine, BookEngineError};
 use super::package::{self, BookFacts};
+use super::stored::{StoredEval, wdl_of};
 use super::unique::{SeenPositions, position_key};
 use super::wdl::{Wdl, WdlSource};
 use crate::notation::epd::EpdLine;
 use crate::notation::fen::parse_position;
 use crate::start::StartPosition;
-use crate::uci::{Score, ScoreBound};
 
 /// Castling fields by flavour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -88,6 +91,9 @@ pub struct BookStats {
     pub draw: RateSpread,
     pub white_win: RateSpread,
     pub rates_from_model: u64,
+    /// Counted from a PGN book's games (no castling fields, no fishtest
+    /// counts, rates only from an engine).
+    pub pgn: bool,
 }
 
 /// Why a book's statistics could not be computed.
@@ -115,12 +121,10 @@ pub fn book_stats_with(
     text: &str,
     mut engine: Option<&mut BookEngine>,
 ) -> Result<BookStats, StatsError> {
-    let mut s = BookStats {
+    let mut t = Tallier::new(BookStats {
         fishtest: package::facts(text),
         ..BookStats::default()
-    };
-    let mut seen = SeenPositions::with_capacity(1 << 10);
-    let mut starts: HashSet<StartPosition> = HashSet::new();
+    });
     for (i, raw) in text.lines().enumerate() {
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
@@ -132,6 +136,90 @@ pub fn book_stats_with(
         };
         let epd = EpdLine::parse(content).map_err(|e| fail(e.to_string()))?;
         let pos = parse_position(&epd.fen()).map_err(|e| fail(e.to_string()))?;
+        if epd.fen_counters.1.is_none() && epd.operand("fmvn").is_some() {
+            t.s.counter_opcodes += 1;
+        }
+        match flavour(&epd.fields[2]) {
+            Flavour::None => t.s.flavours.none += 1,
+            Flavour::XFen => t.s.flavours.xfen += 1,
+            Flavour::Shredder => t.s.flavours.shredder += 1,
+            Flavour::Mixed => t.s.flavours.mixed += 1,
+        }
+        let rates = match engine.as_deref_mut() {
+            Some(engine) => Some(t.measure(engine, &pos, &[], &pos, i + 1)?),
+            None => rates_of(&epd, &pos, &mut t.s.rates_from_model),
+        };
+        t.position(&pos, start_of(&pos, &epd), rates);
+    }
+    Ok(t.finish())
+}
+
+/// The statistics of a PGN book (what `uci960 book --format pgn` writes):
+/// each game counts as the position it reaches, its start is its `[FEN]`;
+/// the rates only with `engine` (a PGN book carries no opcodes), which is
+/// given each game's moves from its start. fishtest's counts and the
+/// castling-field flavours are EPD's and stay empty.
+pub fn pgn_book_stats(
+    games: &[crate::openings::Opening],
+    mut engine: Option<&mut BookEngine>,
+) -> Result<BookStats, StatsError> {
+    let mut t = Tallier::new(BookStats {
+        pgn: true,
+        ..BookStats::default()
+    });
+    for (i, game) in games.iter().enumerate() {
+        let position = game.position();
+        let rates = match engine.as_deref_mut() {
+            Some(engine) => Some(t.measure(engine, &game.start, &game.moves, &position, i + 1)?),
+            None => None,
+        };
+        t.position(&position, game.sp, rates);
+    }
+    Ok(t.finish())
+}
+
+/// Counts positions one by one into a [`BookStats`].
+struct Tallier {
+    s: BookStats,
+    seen: SeenPositions,
+    starts: HashSet<StartPosition>,
+}
+
+impl Tallier {
+    fn new(s: BookStats) -> Tallier {
+        Tallier {
+            s,
+            seen: SeenPositions::with_capacity(1 << 10),
+            starts: HashSet::new(),
+        }
+    }
+
+    /// The engine's rates of `pos` (reached from `start` by `moves`);
+    /// `item` is the line or game number for errors.
+    fn measure(
+        &mut self,
+        engine: &mut BookEngine,
+        start: &Chess,
+        moves: &[shakmaty::Move],
+        pos: &Chess,
+        item: usize,
+    ) -> Result<Wdl, StatsError> {
+        let eval = engine
+            .evaluate(start, moves, pos)
+            .map_err(|e| StatsError::Engine {
+                line: item,
+                source: Box::new(e),
+            })?;
+        if eval.wdl_source == WdlSource::Model {
+            self.s.rates_from_model += 1;
+        }
+        Ok(eval.wdl)
+    }
+
+    /// One position of the book, its start when known and its rates (side
+    /// to move's view) when it has any.
+    fn position(&mut self, pos: &Chess, start: Option<StartPosition>, rates: Option<Wdl>) {
+        let s = &mut self.s;
         s.total += 1;
         let black = pos.turn() == Color::Black;
         if black {
@@ -142,48 +230,27 @@ pub fn book_stats_with(
         let ply = (u64::from(pos.fullmoves().get()) - 1) * 2 + u64::from(black);
         s.min_ply = Some(s.min_ply.map_or(ply, |m| m.min(ply)));
         s.max_ply = Some(s.max_ply.map_or(ply, |m| m.max(ply)));
-        if epd.fen_counters.1.is_none() && epd.operand("fmvn").is_some() {
-            s.counter_opcodes += 1;
-        }
-        match flavour(&epd.fields[2]) {
-            Flavour::None => s.flavours.none += 1,
-            Flavour::XFen => s.flavours.xfen += 1,
-            Flavour::Shredder => s.flavours.shredder += 1,
-            Flavour::Mixed => s.flavours.mixed += 1,
-        }
-        if !seen.insert(position_key(&pos)) {
+        if !self.seen.insert(position_key(pos)) {
             s.duplicates += 1;
         }
-        match start_of(&pos, &epd) {
+        match start {
             Some(start) => {
-                starts.insert(start);
+                self.starts.insert(start);
             }
             None => s.start_unknown += 1,
         }
-        let rates = match engine.as_deref_mut() {
-            Some(engine) => {
-                let eval = engine
-                    .evaluate(&pos, &[], &pos)
-                    .map_err(|e| StatsError::Engine {
-                        line: i + 1,
-                        source: Box::new(e),
-                    })?;
-                if eval.wdl_source == WdlSource::Model {
-                    s.rates_from_model += 1;
-                }
-                Some(eval.wdl)
-            }
-            None => rates_of(&epd, &pos, &mut s.rates_from_model),
-        };
         if let Some(wdl) = rates {
             let white = wdl.seen_by_white(pos.turn());
             s.draw.add(white.draw, (480, 520));
             s.white_win.add(white.win, (400, 600));
         }
     }
-    s.starts_960 = starts.iter().filter(|p| !p.is_double()).count() as u64;
-    s.starts_dfrc = starts.len() as u64;
-    Ok(s)
+
+    fn finish(mut self) -> BookStats {
+        self.s.starts_960 = self.starts.iter().filter(|p| !p.is_double()).count() as u64;
+        self.s.starts_dfrc = self.starts.len() as u64;
+        self.s
+    }
 }
 
 enum Flavour {
@@ -216,26 +283,15 @@ fn start_of(pos: &Chess, epd: &EpdLine) -> Option<StartPosition> {
     })
 }
 
-/// The rates of a line: its `wdl` opcode, else the model of its `ce`.
+/// The rates of a line: its `wdl` opcode, else the model of its `ce`
+/// (or `dm`).
 fn rates_of(epd: &EpdLine, pos: &Chess, from_model: &mut u64) -> Option<Wdl> {
-    if let Some(op) = epd.ops.iter().find(|op| op.opcode == "wdl") {
-        // `wdl "W D L"` (one quoted operand, what python-chess reads) or
-        // three operands.
-        let n: Vec<u32> = op
-            .operands
-            .iter()
-            .flat_map(|t| t.split_whitespace())
-            .filter_map(|t| t.parse().ok())
-            .collect();
-        if let [win, draw, loss] = n[..]
-            && win + draw + loss == 1000
-        {
-            return Some(Wdl { win, draw, loss });
-        }
+    if let Ok(Some(wdl)) = wdl_of(epd) {
+        return Some(wdl);
     }
-    let cp: i64 = epd.operand("ce")?.parse().ok()?;
+    let stored = StoredEval::of(epd).ok()??;
     *from_model += 1;
-    Some(Wdl::model(Score::Cp(cp, ScoreBound::Exact), pos))
+    Some(Wdl::model(stored.score, pos))
 }
 
 fn range(lo: Option<u64>, hi: Option<u64>) -> String {
@@ -266,24 +322,32 @@ impl fmt::Display for BookStats {
             "ply              {} (from the move counters)",
             range(self.min_ply, self.max_ply)
         )?;
-        let ft = &self.fishtest;
-        let fishtest_ply = range(ft.min_ply, ft.max_ply);
-        let note = if self.counter_opcodes > 0 {
-            " (fishtest reads the full-move number only as a sixth FEN field: `book --package` writes it there)"
+        if self.pgn {
+            writeln!(
+                f,
+                "fishtest counts  - (fishtest counts EPD lines: `book --start book:FILE.pgn --package fishtest NAME` packages this book's positions as EPD)"
+            )?;
+            writeln!(f, "castling field   - (not counted for a PGN book)")?;
         } else {
-            ""
-        };
-        writeln!(
-            f,
-            "fishtest counts  total {}, white {}, black {}, min_depth..max_depth {fishtest_ply}{note}",
-            ft.total, ft.white, ft.black
-        )?;
-        let fl = &self.flavours;
-        writeln!(
-            f,
-            "castling field   X-FEN (KQkq) {}, Shredder (HAha) {}, mixed {}, none {}",
-            fl.xfen, fl.shredder, fl.mixed, fl.none
-        )?;
+            let ft = &self.fishtest;
+            let fishtest_ply = range(ft.min_ply, ft.max_ply);
+            let note = if self.counter_opcodes > 0 {
+                " (fishtest reads the full-move number only as a sixth FEN field: `book --package` writes it there)"
+            } else {
+                ""
+            };
+            writeln!(
+                f,
+                "fishtest counts  total {}, white {}, black {}, min_depth..max_depth {fishtest_ply}{note}",
+                ft.total, ft.white, ft.black
+            )?;
+            let fl = &self.flavours;
+            writeln!(
+                f,
+                "castling field   X-FEN (KQkq) {}, Shredder (HAha) {}, mixed {}, none {}",
+                fl.xfen, fl.shredder, fl.mixed, fl.none
+            )?;
+        }
         writeln!(
             f,
             "duplicates       {} ({})",
@@ -304,6 +368,10 @@ impl fmt::Display for BookStats {
             ("White win rate", &self.white_win, "40-60 %"),
         ] {
             match spread.mean() {
+                None if self.pgn => writeln!(
+                    f,
+                    "{name:<16} none (a PGN book carries no rates: give --engine to measure them)"
+                )?,
                 None => writeln!(f, "{name:<16} no wdl or ce opcodes")?,
                 Some(mean) => {
                     let buckets: Vec<String> = spread

@@ -45,6 +45,8 @@ pub enum WdlSource {
     Engine,
     /// Stockfish 17.1's model of the score.
     Model,
+    /// The `wdl` opcode of the book line it was read from.
+    Stored,
 }
 
 impl Wdl {

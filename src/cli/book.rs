@@ -20,6 +20,7 @@ use crate::book::package::{self, Framework};
 use crate::book::pgn::push_pgn;
 use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
+use crate::book::stored::StoredLines;
 use crate::book::wdl::RateWindow;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
@@ -41,8 +42,9 @@ pub struct BookArgs {
     /// Shuffle `all`/`dfrc-all` by the seed instead of SP order.
     #[arg(long)]
     pub shuffle: bool,
-    /// Positions in the whole book (default: the size of `all`/`dfrc-all`;
-    /// required with a method).
+    /// Positions in the whole book (default: the size of `all`/`dfrc-all`,
+    /// or of a `book:` start passed through without plies; required with
+    /// another method).
     #[arg(long, short = 'n')]
     pub count: Option<u64>,
     /// Seed (announced on stderr when not given).
@@ -73,6 +75,8 @@ pub struct BookArgs {
     #[arg(long, default_value_t = 5)]
     pub multipv: u32,
     /// Keep positions whose evaluation lies in A..B centipawns (inclusive).
+    /// Without --engine, a `book:` start without plies is judged by the
+    /// `ce`/`wdl` opcodes its lines carry (re-filtering, no engine).
     #[arg(long, allow_hyphen_values = true, value_name = "A..B")]
     pub eval_window: Option<String>,
     /// Keep positions whose draw rate lies in A..B (fractions or percent:
@@ -117,9 +121,9 @@ pub struct BookArgs {
     /// the zip's file name).
     #[arg(long, value_name = "URL", requires = "package")]
     pub package_source: Option<String>,
-    /// Print the statistics of an EPD book (what fishtest and OpenBench
-    /// check) and write nothing; with --engine, the draw and win rates are
-    /// the engine's evaluation of every position.
+    /// Print the statistics of an EPD or PGN book (what fishtest and
+    /// OpenBench check) and write nothing; with --engine, the draw and win
+    /// rates are the engine's evaluation of every position.
     #[arg(long, value_name = "FILE")]
     pub stats: Option<PathBuf>,
     /// Seconds an engine may take for one search or `isready` before the
@@ -139,15 +143,21 @@ pub enum Moves {
 /// The flags checked and turned into a plan.
 fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
     let start: StartSpec = args.start.parse()?;
-    let count = match (args.count, start.set_size()) {
-        (Some(n), _) => n,
-        (None, Some(n)) => n,
-        (None, None) => bail!("--count N is needed with --start {start} (it draws without end)"),
-    };
     let plies: PlyRange = args
         .plies
         .parse()
         .map_err(|e: String| anyhow!("--plies: {e}"))?;
+    // A book passed through keeps its lines' moves and evaluations; with
+    // no engine asked for, a window judges the evaluations it carries.
+    let stored = StoredLines::for_plan(&start, plies.max)?;
+    let count = match (args.count, start.set_size(), &stored) {
+        (Some(n), _, _) => n,
+        (None, Some(n), _) => n,
+        (None, None, Some(book)) => book.positions() as u64,
+        (None, None, None) => {
+            bail!("--count N is needed with --start {start} (it draws without end)")
+        }
+    };
     let rate = |text: &Option<String>, flag: &str| {
         text.as_deref()
             .map(str::parse::<RateWindow>)
@@ -172,8 +182,11 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
         bail!("--fen sets the EPD castling field; PGN [FEN] tags are always X-FEN");
     }
     if args.format == BookFormat::Pgn && args.package.is_some() {
+        // fishtest's books.json counts (side to move, min/max ply) are
+        // defined on EPD lines, and every Chess960 book of both frameworks
+        // is EPD; a PGN book is packaged by passing its positions through.
         bail!(
-            "--package writes an EPD book (the form of the frameworks' Chess960 books); drop --format pgn"
+            "--package writes an EPD book (fishtest counts a book's side to move and plies from EPD lines, and all Chess960 books of fishtest and OpenBench are EPD); drop --format pgn, or package a PGN book's positions with --start book:FILE.pgn"
         );
     }
     if args.concurrency == 0 {
@@ -192,7 +205,15 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
             margin: args.margin,
         },
     };
-    let wants_engine = args.moves == Moves::Engine || window.any() || !args.engine.is_empty();
+    let by_stored = args.moves == Moves::Random
+        && args.engine.is_empty()
+        && window.any()
+        && stored.as_ref().is_some_and(|s| s.evaluated() > 0);
+    if let Some(stored) = stored.as_ref().filter(|_| by_stored) {
+        stored.check_all_evaluated()?;
+    }
+    let wants_engine =
+        args.moves == Moves::Engine || (window.any() && !by_stored) || !args.engine.is_empty();
     let engine = if wants_engine {
         Some(engine_setup(args)?)
     } else {
@@ -213,6 +234,7 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
         no_check: args.no_check,
         count,
         shard,
+        stored: stored.map(Arc::new),
     })
 }
 
@@ -355,8 +377,19 @@ fn package_of(args: &BookArgs) -> anyhow::Result<Option<(Framework, String, Path
 
 /// `--stats FILE`, with `--engine` the rates measured by the engine.
 fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
-    use crate::book::stats::{StatsError, book_stats_with};
+    use crate::book::stats::{StatsError, book_stats_with, pgn_book_stats};
     let text = crate::files::read_text(path, "book", crate::files::BOOK_LIMIT)?;
+    // A PGN book (what `--format pgn` writes) counts the positions its
+    // games reach; the reader names the game that does not read.
+    let games = if crate::openings::pgn::looks_like_pgn(path, text.as_bytes()) {
+        Some(crate::openings::book::read_pgn_openings(
+            text.as_bytes(),
+            path,
+            None,
+        )?)
+    } else {
+        None
+    };
     let mut engine = if args.engine.is_empty() {
         None
     } else {
@@ -369,7 +402,10 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let result = book_stats_with(&text, engine.as_mut());
+    let result = match &games {
+        Some(games) => pgn_book_stats(games, engine.as_mut()),
+        None => book_stats_with(&text, engine.as_mut()),
+    };
     if let Some(engine) = engine {
         engine.quit();
     }
@@ -379,6 +415,10 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
+        Err(StatsError::Engine { line, source }) if games.is_some() => {
+            eprintln!("uci960: {}: game {line}: {source}", path.display());
+            Ok(ExitCode::from(3))
+        }
         Err(e @ StatsError::Engine { .. }) => {
             eprintln!("uci960: {}:{e}", path.display());
             Ok(ExitCode::from(super::exit::RUNTIME))
@@ -491,6 +531,11 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             "uci960 book: win/draw/loss rates of {} lines from the engine (UCI_ShowWDL), of {} from Stockfish 17.1's model of the score",
             outcome.tally.wdl_engine, outcome.tally.wdl_model
         );
+    } else if plan.window.any() {
+        eprintln!(
+            "uci960 book: no engine: the windows judged the evaluations the book's lines carry: win/draw/loss rates of {} lines from their wdl opcode, of {} from Stockfish 17.1's model of their ce",
+            outcome.tally.wdl_stored, outcome.tally.wdl_model
+        );
     }
     if plan.shard != Shard::WHOLE {
         eprintln!(
@@ -526,6 +571,14 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::from(1))
         }
+        Stop::EndOfBook if args.count.is_some() && outcome.tally.kept < plan.count => {
+            eprintln!(
+                "uci960 book: only {} of {} positions: every line of {} was read",
+                outcome.tally.kept, plan.count, args.start
+            );
+            Ok(ExitCode::from(1))
+        }
+        Stop::EndOfBook => Ok(ExitCode::SUCCESS),
         Stop::Interrupted => {
             let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
             Ok(ExitCode::from(interrupt::exit_code(sig)))

@@ -449,3 +449,300 @@ print(n)
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(python(&py, script, &text).trim(), "6");
 }
+
+/// Stockfish 17.1's model and a re-filter, recomputed in Python from the
+/// book's opcodes: argv = book, output, draw lo, draw hi (per mille), cp
+/// lo, cp hi (White's view; "-" for no eval window), White win lo, hi.
+const REFILTER_CHECK: &str = r#"
+import math, sys, chess
+book, out, dlo, dhi, clo, chi, wlo, whi = sys.argv[1:]
+AS = [-13.50030198, 40.92780883, -36.82753545, 386.83004070]
+BS = [96.53354896, -165.79058388, 90.89679019, 49.29561889]
+def model(board, cp):
+    material = sum({1: 1, 2: 3, 3: 3, 4: 5, 5: 9, 6: 0}[p.piece_type] for p in board.piece_map().values())
+    m = min(max(material, 17), 78) / 58.0
+    a = ((AS[0] * m + AS[1]) * m + AS[2]) * m + AS[3]
+    b = ((BS[0] * m + BS[1]) * m + BS[2]) * m + BS[3]
+    v = cp * a / 100
+    w = int(0.5 + 1000 / (1 + math.exp((a - v) / b)))
+    l = int(0.5 + 1000 / (1 + math.exp((a + v) / b)))
+    return (w, 1000 - w - l, l)
+want = []
+for line in open(book).read().splitlines():
+    board, ops = chess.Board.from_epd(line, chess960=True)
+    ce = ops["ce"]
+    wdl = tuple(map(int, ops["wdl"].split())) if "wdl" in ops else model(board, ce)
+    white = board.turn == chess.WHITE
+    cp = ce if white else -ce
+    win = wdl[0] if white else wdl[2]
+    if not int(dlo) <= wdl[1] <= int(dhi): continue
+    if clo != "-" and not int(clo) <= cp <= int(chi): continue
+    if not int(wlo) <= win <= int(whi): continue
+    want.append((board.epd(), ce, ops.get("acd"), "%d %d %d" % wdl, ops.get("c0"), ops.get("c1")))
+got = []
+for line in open(out).read().splitlines():
+    board, ops = chess.Board.from_epd(line, chess960=True)
+    got.append((board.epd(), ops["ce"], ops.get("acd"), ops["wdl"], ops.get("c0"), ops.get("c1")))
+assert got == want, (got, want)
+print(len(got))
+"#;
+
+/// Runs [`REFILTER_CHECK`]; the number of lines it checked.
+fn check_refilter(py: &Path, args: &[&str]) -> usize {
+    let out = common::run_python_args(py, REFILTER_CHECK, args);
+    assert!(
+        out.status.success(),
+        "re-filter check failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+#[test]
+fn a_book_is_filtered_again_by_its_stored_evaluations_without_an_engine() {
+    let Some(py) = common::require_python_chess() else {
+        return;
+    };
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let dir = common::scratch_dir("book-refilter");
+    // A 0..1 book measured once by Stockfish (its own WDL), 0-2 plies.
+    let measured = dir.join("measured.epd");
+    let m = measured.to_str().unwrap();
+    ok(&[
+        "book",
+        "--start",
+        "dfrc",
+        "--plies",
+        "0-2",
+        "--count",
+        "40",
+        "--seed",
+        "9",
+        "--engine",
+        &format!("cmd={}", sf.display()),
+        "--depth",
+        "4",
+        "--draw-window",
+        "0..1",
+        "-o",
+        m,
+    ]);
+    let text = std::fs::read_to_string(&measured).unwrap();
+    assert_eq!(text.lines().count(), 40);
+    assert!(text.lines().all(|l| l.contains(" wdl \"")), "{text}");
+    // Passed through, every line comes out as it went in: moves, ce, acd,
+    // wdl; no --count: the book's size, read once.
+    let out = ok(&["book", "--start", &format!("book:{m}")]);
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), text);
+
+    // Every third line loses its wdl: those are judged by the model of ce.
+    let partial = dir.join("partial.epd");
+    let partial_text: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i % 3 == 0 {
+                let cut = l.find(" wdl \"").unwrap();
+                let end = cut + l[cut + 6..].find("\";").unwrap() + 8;
+                format!("{}{}\n", &l[..cut], &l[end..])
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    std::fs::write(&partial, &partial_text).unwrap();
+    let p = partial.to_str().unwrap();
+    // A draw window holding the middle half of the rates, and ±150 cp.
+    let mut draws: Vec<u32> = text
+        .lines()
+        .map(|l| {
+            let w = l.split(" wdl \"").nth(1).unwrap();
+            w.split(' ').nth(1).unwrap().parse().unwrap()
+        })
+        .collect();
+    draws.sort();
+    let (lo, hi) = (draws[10], draws[30]);
+    let draw_window = format!("{}..{}", lo as f64 / 1000.0, hi as f64 / 1000.0);
+    let kept = dir.join("kept.epd");
+    let k = kept.to_str().unwrap();
+    let out = ok(&[
+        "book",
+        "--start",
+        &format!("book:{p}"),
+        "--draw-window",
+        &draw_window,
+        "--eval-window",
+        "-150..150",
+        "-o",
+        k,
+    ]);
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        report.contains("no engine: the windows judged the evaluations the book's lines carry"),
+        "{report}"
+    );
+    let n = check_refilter(
+        &py,
+        &[
+            p,
+            k,
+            &lo.to_string(),
+            &hi.to_string(),
+            "-150",
+            "150",
+            "0",
+            "1000",
+        ],
+    );
+    assert!(n > 0 && n < 40, "{n} kept: {report}");
+    // White's win rate 10-60 % (Black to move: the stored loss rate).
+    let out = ok(&[
+        "book",
+        "--start",
+        &format!("book:{p}"),
+        "--win-window",
+        "0.10..0.60",
+        "-o",
+        k,
+    ]);
+    let n = check_refilter(&py, &[p, k, "0", "1000", "-", "-", "100", "600"]);
+    assert!(n > 0, "{}", String::from_utf8_lossy(&out.stderr));
+    // --count beyond what the window holds: exit 1, saying so.
+    let out = uci960(&[
+        "book",
+        "--start",
+        &format!("book:{p}"),
+        "--eval-window",
+        "-150..150",
+        "--count",
+        "41",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("every line of book:"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A line without an evaluation among evaluated ones: exit 2, naming it.
+    let gap = dir.join("gap.epd");
+    let mut gap_text: Vec<&str> = text.lines().take(3).collect();
+    gap_text.insert(
+        1,
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+    );
+    std::fs::write(&gap, gap_text.join("\n")).unwrap();
+    let out = uci960(&[
+        "book",
+        "--start",
+        &format!("book:{}", gap.display()),
+        "--draw-window",
+        "0.4..0.6",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("gap.epd:2: the line has no ce or dm opcode"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pgn_books_are_counted_and_packaged_like_their_epd_twins() {
+    let dir = common::scratch_dir("book-pgn-twins");
+    let flags = [
+        "book", "--start", "dfrc", "--plies", "0-3", "--count", "30", "--seed", "5",
+    ];
+    let epd = dir.join("twin.epd");
+    let pgn = dir.join("twin.pgn");
+    ok(&[&flags[..], &["-o", epd.to_str().unwrap()]].concat());
+    ok(&[
+        &flags[..],
+        &["--format", "pgn", "-o", pgn.to_str().unwrap()],
+    ]
+    .concat());
+    let stats = |path: &Path| {
+        String::from_utf8(ok(&["book", "--stats", path.to_str().unwrap()]).stdout).unwrap()
+    };
+    let (of_epd, of_pgn) = (stats(&epd), stats(&pgn));
+    // The counts of positions, plies, duplicates and starts agree.
+    for head in ["positions", "side to move", "ply ", "duplicates", "starts"] {
+        let line = |text: &str| {
+            text.lines()
+                .find(|l| l.starts_with(head))
+                .unwrap_or_else(|| panic!("no '{head}' in\n{text}"))
+                .to_string()
+        };
+        assert_eq!(line(&of_epd), line(&of_pgn), "{of_pgn}");
+    }
+    assert!(of_pgn.contains("positions        30"), "{of_pgn}");
+    assert!(of_pgn.contains("give --engine to measure them"), "{of_pgn}");
+    // A game that does not read is named.
+    let bad = dir.join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[Variant \"fischerandom\"]\n[FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n\n1. Ke3 *\n",
+    )
+    .unwrap();
+    let out = uci960(&["book", "--stats", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bad.pgn: game 1"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // --package takes EPD; a PGN book's positions pass through into the
+    // same package, byte for byte, as the generated book's.
+    let direct = dir.join("direct");
+    let through = dir.join("through");
+    ok(&[
+        &flags[..],
+        &[
+            "--package",
+            "fishtest",
+            "twin_FRC",
+            "-o",
+            direct.to_str().unwrap(),
+        ],
+    ]
+    .concat());
+    ok(&[
+        "book",
+        "--start",
+        &format!("book:{}", pgn.display()),
+        "--package",
+        "fishtest",
+        "twin_FRC",
+        "-o",
+        through.to_str().unwrap(),
+    ]);
+    for file in ["twin_FRC.epd", "twin_FRC.epd.zip", "books.json"] {
+        assert_eq!(
+            std::fs::read(direct.join(file)).unwrap(),
+            std::fs::read(through.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let out = uci960(
+        &[
+            &flags[..],
+            &[
+                "--format",
+                "pgn",
+                "--package",
+                "fishtest",
+                "x_FRC",
+                "-o",
+                direct.to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--start book:FILE.pgn"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
