@@ -6,6 +6,9 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Every child of this program is an engine: descendants an engine
+    // leaves behind come back to it and are ended with the engine.
+    uci960::platform::adopt_orphans();
     // A GUI that starts `uci960` with no arguments gets the proxy its
     // config file describes; on a terminal the usage is printed as ever.
     if std::env::args_os().len() == 1 && !std::io::stdin().is_terminal() {

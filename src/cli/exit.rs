@@ -23,6 +23,7 @@ use super::output::StdoutError;
 use crate::conformance::driver::DriverError;
 use crate::engines::SetupError;
 use crate::files::{LockError, ReplaceError};
+use crate::proxy::run::ProxyEnd;
 use crate::tournament::merge::MergeError;
 use crate::tournament::output::OutputError;
 use crate::tournament::session::TournamentError;
@@ -73,6 +74,19 @@ pub fn of_tournament(err: &TournamentError) -> u8 {
         T::Output(OutputError::Append(e)) if e.is_usage() => USAGE,
         T::State(_) | T::Output(_) | T::Lock(_) => RUNTIME,
     }
+}
+
+/// The status of a proxy that ended: 0 when the GUI quit, 1 when the
+/// engine ended on its own, 128 + the signal, 2 for refused settings, 3
+/// when the engine could not start.
+pub fn of_proxy(end: ProxyEnd) -> ExitCode {
+    ExitCode::from(match end {
+        ProxyEnd::Done => 0,
+        ProxyEnd::EngineEnded => 1,
+        ProxyEnd::Interrupted(sig) => crate::platform::interrupt::exit_code(sig),
+        ProxyEnd::Refused => USAGE,
+        ProxyEnd::EngineFailed => RUNTIME,
+    })
 }
 
 /// The status of a merge that could not be done: 3 when the merged PGN

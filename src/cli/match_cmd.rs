@@ -84,9 +84,12 @@ pub struct MatchArgs {
     /// Draw after N moves by each side.
     #[arg(long)]
     pub maxmoves: Option<u32>,
-    /// strict: only king-takes-rook castles (fastchess); lenient: also the
-    /// king onto its castling square (cutechess-cli) [default: strict].
-    #[arg(long, value_parser = ["strict", "lenient"])]
+    /// How engines' castling moves are read. strict: only king-takes-rook
+    /// castles (fastchess); lenient: also the king onto its castling square
+    /// (cutechess-cli) [default: strict]. (`--castling` is the old name,
+    /// still read: in `book` that word is the FEN flavour, so `match` says
+    /// what it means.)
+    #[arg(long = "castling-moves", alias = "castling", value_parser = ["strict", "lenient"])]
     pub castling: Option<String>,
     /// on: fresh engine processes for every game [default: off].
     #[arg(long, value_parser = ["on", "off"])]
@@ -95,6 +98,11 @@ pub struct MatchArgs {
     /// stall, and go on (without it, such an engine stops the tournament).
     #[arg(long)]
     pub recover: bool,
+    /// Let other tournaments append to the same PGN at the same time (each
+    /// game is written whole); without it a second tournament writing the
+    /// PGN is refused.
+    #[arg(long)]
+    pub shared_pgn: bool,
     /// Continue the tournament recorded in the state file.
     #[arg(long)]
     pub resume: bool,
@@ -166,7 +174,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     let castling = match &args.castling {
         Some(c) => Some(c.parse().map_err(|e: crate::keyword::UnknownWord| {
             TournamentConfigError::BadFlag {
-                flag: "--castling",
+                flag: "--castling-moves",
                 value: c.clone(),
                 reason: e.to_string(),
             }
@@ -197,6 +205,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
         castling,
         restart: args.restart.as_deref().map(|r| r == "on"),
         recover: args.recover.then_some(true),
+        shared_pgn: args.shared_pgn.then_some(true),
         margin: args.margin,
         timeout: args.timeout.map(|d| d.as_secs_f64()),
         pgn_variant: match &args.pgn_variant {

@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 
+use super::exit;
 use crate::notation::fen::FenFlavour;
 use crate::openings::{MethodSpec, PositionSource};
 use crate::proxy::config::{ProxyConfig, RemoteSection, parse_start};
@@ -210,7 +211,8 @@ pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
     let (target, settings) = match resolve(&args) {
         Ok(resolved) => resolved,
         Err(e) if !std::io::stdin().is_terminal() => {
-            return Ok(failed_start::run(&format!("{e:#}"), &[], ExitCode::from(2)));
+            failed_start::run(&format!("{e:#}"), &[]);
+            return Ok(ExitCode::from(exit::USAGE));
         }
         Err(e) => return Err(e),
     };
@@ -219,7 +221,9 @@ pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
         (Some(_), None) => super::seed_or_announce(None),
         _ => 0,
     };
-    Ok(crate::proxy::run::run(&target, &settings, fallback)?)
+    Ok(exit::of_proxy(crate::proxy::run::run(
+        &target, &settings, fallback,
+    )?))
 }
 
 /// `uci960` with no arguments and stdin not a terminal: a GUI that passes
@@ -234,9 +238,15 @@ pub fn zero_argument_start() -> ExitCode {
             };
             match run(args) {
                 Ok(code) => code,
-                Err(e) => failed_start::run(&format!("{e:#}"), &[], ExitCode::from(2)),
+                Err(e) => {
+                    failed_start::run(&format!("{e:#}"), &[]);
+                    ExitCode::from(exit::USAGE)
+                }
             }
         }
-        Err(e) => failed_start::run(&e.to_string(), &[], ExitCode::from(2)),
+        Err(e) => {
+            failed_start::run(&e.to_string(), &[]);
+            ExitCode::from(exit::USAGE)
+        }
     }
 }

@@ -68,7 +68,7 @@ pub enum AppendError {
     },
     #[error("{what} {} is a FIFO that no process reads", path.display())]
     NoReader { what: &'static str, path: PathBuf },
-    #[error("another run is writing {what} {}; two runs never append to one file at once", path.display())]
+    #[error("another run is writing {what} {}; two runs append to one file only when both share it on purpose (the shared PGN setting)", path.display())]
     Busy { what: &'static str, path: PathBuf },
     #[error("cannot write {what} {}: {source}; the run stops (finished records are kept)", path.display())]
     Write {
@@ -103,11 +103,29 @@ pub struct Appender {
     separator: &'static str,
     /// A regular file (not a device or FIFO, which keep nothing to check).
     regular: bool,
+    /// Other runs may append too ([`Appender::open_shared`]).
+    shared: bool,
 }
 
 impl Appender {
-    /// Opens (creates) `path` for appending; `what` names it in errors.
+    /// Opens (creates) `path` for appending; `what` names it in errors. On
+    /// POSIX the file is locked for as long as the appender lives: another
+    /// run appending to it is refused ([`AppendError::Busy`]).
     pub fn open(what: &'static str, path: &Path) -> Result<Appender, AppendError> {
+        Appender::open_as(what, path, false)
+    }
+
+    /// The same for a file other runs that share it append to at the same
+    /// time (asked for explicitly): they hold a shared lock, so a run that
+    /// did not ask is still refused, and vice versa. Each record is one
+    /// `write` to a file opened for appending, which the kernel does not
+    /// interleave with another's on a local file system; the record's
+    /// offset is where the write ended up.
+    pub fn open_shared(what: &'static str, path: &Path) -> Result<Appender, AppendError> {
+        Appender::open_as(what, path, true)
+    }
+
+    fn open_as(what: &'static str, path: &Path, shared: bool) -> Result<Appender, AppendError> {
         let file = open_for_writing(OpenOptions::new().create(true).append(true), path).map_err(
             |source| {
                 let path = path.to_path_buf();
@@ -122,7 +140,13 @@ impl Appender {
         let regular = meta.as_ref().is_some_and(|m| m.is_file());
         let len = meta.map(|m| m.len()).unwrap_or(0);
         #[cfg(unix)]
-        if regular && let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+        if regular
+            && let Err(std::fs::TryLockError::WouldBlock) = if shared {
+                file.try_lock_shared()
+            } else {
+                file.try_lock()
+            }
+        {
             return Err(AppendError::Busy {
                 what,
                 path: path.to_path_buf(),
@@ -140,6 +164,7 @@ impl Appender {
             len,
             separator,
             regular,
+            shared,
         })
     }
 
@@ -180,12 +205,19 @@ impl Appender {
                 path: self.path.clone(),
                 source,
             })?;
+        let len = text.len() as u64;
+        // Shared: others may have appended since; an append leaves the
+        // file position at the end of what it wrote.
+        let end = match self.shared && self.regular {
+            true => self.file.stream_position().unwrap_or(self.len + len),
+            false => self.len + len,
+        };
         let span = Span {
-            offset: self.len,
-            len: text.len() as u64,
+            offset: end - len,
+            len,
             hash: content_hash(text.as_bytes()),
         };
-        self.len += span.len;
+        self.len = end;
         self.separator = "";
         Ok(span)
     }

@@ -245,16 +245,6 @@ impl<R: BufRead> BoundedLines<R> {
     }
 }
 
-/// The start of a long text for a message: at most `max` characters, with
-/// `…` and the full length when cut, so that a megabyte of garbage is never
-/// echoed whole.
-pub fn excerpt(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,7 +299,5 @@ mod tests {
         assert_eq!(Size(1 << 20).to_string(), "1 MiB");
         assert_eq!(Size(4096).to_string(), "4 KiB");
         assert_eq!(Size(100).to_string(), "100 bytes");
-        assert_eq!(excerpt("abcdef", 3), "abc… (6 bytes)");
-        assert_eq!(excerpt("abc", 3), "abc");
     }
 }

@@ -139,7 +139,7 @@ impl EpdLine {
             Ok(n) if n >= min && !text.starts_with('+') => Ok(Some(n)),
             _ => Err(EpdFault::BadCounter {
                 opcode,
-                operand: crate::files::excerpt(text, 20),
+                operand: crate::excerpt::excerpt(text, 20),
                 min,
             }),
         }

@@ -115,7 +115,7 @@ fn illegal_reasons(kinds: PositionErrorKinds) -> String {
 pub fn parse_position(text: &str) -> Result<Chess, FenError> {
     let text = text.trim();
     let refuse = |fault: FenFault| FenError {
-        fen: crate::files::excerpt(text, 100),
+        fen: crate::excerpt::excerpt(text, 100),
         fault,
     };
     check_board_field(text.split_ascii_whitespace().next().unwrap_or("")).map_err(refuse)?;

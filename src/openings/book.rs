@@ -9,12 +9,12 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use shakmaty::Chess;
-
 use super::Opening;
-use super::epd::{self, EpdError};
-use super::pgn::{self, PgnBookError};
-use crate::files::{self, FileError};
+use super::entry::{BookEntry, Place};
+use super::epd;
+use super::error::BookError;
+use super::pgn;
+use crate::files;
 use crate::keyword::UnknownWord;
 use crate::notation::fen::{FenFlavour, position_fen};
 
@@ -110,52 +110,6 @@ impl OpeningsSpec {
     }
 }
 
-/// Where a position stands in its book.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// 1-based line of an EPD/FEN book.
-    Line(usize),
-    /// 1-based game of a PGN book.
-    Game(usize),
-}
-
-impl fmt::Display for Place {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Place::Line(n) => write!(f, "line {n}"),
-            Place::Game(n) => write!(f, "game {n}"),
-        }
-    }
-}
-
-/// One position of a book.
-#[derive(Clone, Debug)]
-pub struct BookEntry {
-    pub place: Place,
-    /// The FEN of the line (of the position reached, for a PGN game).
-    pub text: String,
-    pub position: Chess,
-}
-
-/// Why a book cannot be used: the file itself, or a line (EPD) or game
-/// (PGN) of it.
-#[derive(Debug, thiserror::Error)]
-pub enum BookError {
-    #[error(transparent)]
-    File(#[from] FileError),
-    #[error("cannot read book {}: {cause}", path.display())]
-    Read {
-        path: PathBuf,
-        cause: std::io::Error,
-    },
-    #[error(transparent)]
-    Epd(#[from] EpdError),
-    #[error(transparent)]
-    Pgn(#[from] PgnBookError),
-    #[error("book {} holds no positions", .0.display())]
-    Empty(PathBuf),
-}
-
 /// A book opened for reading: a regular file of at most
 /// [`files::BOOK_LIMIT`] bytes, and its format (`format`, or told from its
 /// name and first bytes).
@@ -237,6 +191,7 @@ pub fn read_pgn_openings(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::openings::error::PgnBookError;
 
     fn tmp(name: &str, text: &str) -> PathBuf {
         let p = std::env::temp_dir().join(format!("uci960-book-{}-{name}", std::process::id()));

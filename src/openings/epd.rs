@@ -6,44 +6,14 @@
 //! position may stand on a line, not only start positions.
 
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::files::{self, BOOK_LINE_LIMIT, BoundedLines, FileLine};
+use crate::files::{BOOK_LINE_LIMIT, BoundedLines, FileLine};
 use crate::notation::epd::{EpdFault, EpdLine};
-use crate::notation::fen::{FenFault, parse_position};
+use crate::notation::fen::parse_position;
 
-use super::book::{BookEntry, BookError, Place};
-
-/// Why a line of an EPD/FEN book cannot be used: the file, the 1-based
-/// line, the text at fault and the reason.
-#[derive(Debug, thiserror::Error)]
-pub enum EpdError {
-    #[error("{}:{line}: '{token}' is not a legal Chess960 position: {fault}", path.display())]
-    BadPosition {
-        path: PathBuf,
-        line: usize,
-        /// The line's FEN part, shortened for the message.
-        token: String,
-        fault: FenFault,
-    },
-    #[error("{}:{line}: '{token}': {fault}", path.display())]
-    BadOperations {
-        path: PathBuf,
-        line: usize,
-        /// The line, shortened for the message.
-        token: String,
-        fault: Box<EpdFault>,
-    },
-    #[error(
-        "{}:{line}: the line is {length} bytes long, more than the {BOOK_LINE_LIMIT} bytes a book line may hold (it starts '{start}')", path.display()
-    )]
-    LongLine {
-        path: PathBuf,
-        line: usize,
-        length: usize,
-        start: String,
-    },
-}
+use super::entry::{BookEntry, Place};
+use super::error::{BookError, EpdError};
 
 /// Reads and checks an EPD/FEN book's text from `reader` (lines of at most
 /// [`BOOK_LINE_LIMIT`] bytes, read past, never held whole); `path` names
@@ -83,13 +53,13 @@ pub fn read(reader: impl BufRead, path: &Path) -> Result<Vec<BookEntry>, BookErr
         let fen = fen_part(content).map_err(|fault| EpdError::BadOperations {
             path: path.to_path_buf(),
             line,
-            token: files::excerpt(content, 100),
+            token: crate::excerpt::excerpt(content, 100),
             fault: Box::new(fault),
         })?;
         let position = parse_position(&fen).map_err(|e| EpdError::BadPosition {
             path: path.to_path_buf(),
             line,
-            token: files::excerpt(&fen, 100),
+            token: crate::excerpt::excerpt(&fen, 100),
             fault: e.fault,
         })?;
         entries.push(BookEntry {

@@ -7,7 +7,7 @@
 //! |---|---|
 //! | what the user names (`die`, `sp:N`, `book:PATH`, `all`, …) | [`spec`] |
 //! | a stream of start positions with their record (methods, fixed lists, book positions, complete sets) | [`source`] |
-//! | book files: formats, `--openings` settings, reading a whole book | [`book`], [`epd`], [`pgn`] |
+//! | book files: formats, `--openings` settings, reading a whole book | [`book`] over [`epd`] and [`pgn`], with [`entry`] and the typed errors of [`error`] |
 //! | a tournament's openings (generated or from a book, plus random plies) | [`stream`] |
 //! | the one shuffle | [`shuffle`] |
 //! | the one random-plies rule | [`plies`] |
@@ -17,7 +17,9 @@
 //! (`book::generate`), since they need an engine.
 
 pub mod book;
+pub mod entry;
 pub mod epd;
+pub mod error;
 pub mod pgn;
 pub mod plies;
 pub mod shuffle;
@@ -25,7 +27,9 @@ pub mod source;
 pub mod spec;
 pub mod stream;
 
-pub use book::{BookEntry, BookError, BookFormat, BookOrder, OpeningsSpec, Place};
+pub use book::{BookFormat, BookOrder, OpeningsSpec};
+pub use entry::{BookEntry, Place};
+pub use error::{BookError, EpdError, PgnBookError};
 pub use source::{Drawn, PositionSource, Record, replay};
 pub use spec::{METHOD_NAMES, MethodError, MethodSpec, StartSpec};
 pub use stream::{OpeningError, OpeningSource};

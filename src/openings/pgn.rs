@@ -10,35 +10,12 @@
 //! whose moves the game is over (mate, stalemate, …) is refused: an opening
 //! must leave a game.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use shakmaty::Position;
 
-use super::book::BookError;
+use super::error::{BookError, PgnBookError};
 use crate::game::pgn::{GameFault, PgnGames, ReadGame};
-
-/// Why a game of a PGN book cannot be used: the file, the 1-based game and
-/// the reason (with the ply and move at fault when there is one).
-#[derive(Debug, thiserror::Error)]
-pub enum PgnBookError {
-    #[error("{}: game {game}: {fault}", path.display())]
-    BadGame {
-        path: PathBuf,
-        game: usize,
-        fault: GameFault,
-    },
-    #[error(
-        "{}: game {game}: neither a tag nor a move: this is not PGN (an EPD or FEN book needs format=epd)",
-        path.display()
-    )]
-    NotPgn { path: PathBuf, game: usize },
-    #[error("{}: game {game}: the game is already over after its {plies} plies", path.display())]
-    Over {
-        path: PathBuf,
-        game: usize,
-        plies: usize,
-    },
-}
 
 /// Reads every game of a PGN book from `reader` (tags dropped but the
 /// start), keeping at most `plies` moves of each; `path` names it in

@@ -17,7 +17,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use shakmaty::Chess;
 
-use super::book::{self, BookEntry, Place};
+use super::book;
+use super::entry::{BookEntry, Place};
 use super::shuffle::shuffle as shuffle_all;
 use super::spec::{MethodError, MethodSpec, StartSpec};
 use crate::notation::fen::{FenFlavour, position_fen};

@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use super::book::BookError;
+use super::error::BookError;
 use crate::start::POSITIONS;
 use crate::start::analysis::{self, Exact};
 use crate::start::method::procedure::ReplayError;

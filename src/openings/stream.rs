@@ -11,7 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::Opening;
-use super::book::{BookError, BookOrder, OpeningsSpec, load_openings};
+use super::book::{BookOrder, OpeningsSpec, load_openings};
+use super::error::BookError;
 use super::plies::play_random_plies;
 use super::shuffle::shuffle;
 use super::source::PositionSource;

@@ -42,6 +42,16 @@ pub use status::describe_status;
 use std::io;
 use std::process::{ChildStdin, ChildStdout};
 
+/// For the `uci960` program only (not a library user, whose other
+/// children would be taken for orphans): on Linux, makes the process the
+/// subreaper of its descendants, so that what an engine leaves behind is
+/// re-parented here and ended with the engine ([`tree`]). Nothing
+/// elsewhere (Windows: the Job Object holds the whole tree).
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    tree::become_subreaper();
+}
+
 /// Whether an error says that uci960 itself is out of resources (open
 /// files, processes, memory, disk), as opposed to something about the
 /// engine or file at hand: such a failure ends a run (exit 3) and is

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::interrupt;
 use super::{ReadOutcome, Ready, Side, Want};
-use crate::uci_client::lines::LineBuffer;
+use crate::lines::LineBuffer;
 
 // ---------------------------------------------------------------- processes
 
@@ -22,8 +22,6 @@ use crate::uci_client::lines::LineBuffer;
 /// the engine (the proxy's main thread).
 pub fn prepare(command: &mut Command, die_with_parent: bool) {
     command.process_group(0);
-    #[cfg(target_os = "linux")]
-    super::tree::become_subreaper();
     #[cfg(target_os = "linux")]
     if die_with_parent {
         // SAFETY: prctl is async-signal-safe; nothing else runs between

@@ -3,8 +3,8 @@
 //! misses (issue 21: such a descendant survived SIGTERM, SIGINT and SIGHUP
 //! of the proxy).
 //!
-//! uci960 makes itself a child subreaper (`PR_SET_CHILD_SUBREAPER`) when
-//! it starts its first engine, so a descendant whose parent died is
+//! The `uci960` program makes itself a child subreaper
+//! (`PR_SET_CHILD_SUBREAPER`) at its start, so a descendant whose parent died is
 //! re-parented to uci960 instead of PID 1 and can still be found. Ending
 //! an engine then signals, besides its group: every descendant of the
 //! engine found through `/proc` (by parent PID), and every child of
@@ -14,17 +14,19 @@
 //! engine's helper whose parent exited is rare next to the daemon a
 //! wrapper leaves behind.
 
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Makes uci960 the subreaper of its descendants (once).
+/// Set once this process is a subreaper: only then are children that are
+/// not engines orphans of an engine's tree (a library user, such as the
+/// test binary, has children of its own).
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
+
+/// Makes uci960 the subreaper of its descendants (the `uci960` program
+/// only, at its start: every child it has is an engine).
 pub fn become_subreaper() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // SAFETY: prctl with integer arguments only.
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
-    });
+    // SAFETY: prctl with integer arguments only.
+    let ok = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } == 0;
+    SUBREAPER.store(ok, Ordering::SeqCst);
 }
 
 /// (pid, parent pid) of every process `/proc` shows.
@@ -73,7 +75,7 @@ pub fn signal_tree(root: i32, sig: i32, orphans: bool, engines: &[i32]) {
             libc::kill(pid, sig);
         }
     }
-    if !orphans {
+    if !orphans || !SUBREAPER.load(Ordering::SeqCst) {
         return;
     }
     let me = std::process::id() as i32;

@@ -30,7 +30,7 @@ use windows_sys::core::BOOL;
 
 use super::interrupt::{self, SIGINT, SIGTERM};
 use super::{ReadOutcome, Ready, Side, Want};
-use crate::uci_client::lines::LineBuffer;
+use crate::lines::LineBuffer;
 
 /// How often a wait looks at the interrupt flag (waits return at once on
 /// data; this only bounds how late a console event is noticed).

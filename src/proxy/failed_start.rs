@@ -22,7 +22,6 @@
 //! over stdin and stdout that runs it (there is no engine to poll).
 
 use std::io::{self, BufRead, Write};
-use std::process::ExitCode;
 
 /// GUI lines longer than this are skipped, not buffered whole.
 const MAX_LINE: u64 = 1 << 20;
@@ -75,28 +74,20 @@ impl FailedStart {
 }
 
 /// Says `reason` on stderr once and answers the GUI on stdin/stdout (see
-/// [`serve`]); returns `code`.
-pub fn run(reason: &str, pending: &[Vec<u8>], code: ExitCode) -> ExitCode {
+/// [`serve`]).
+pub fn run(reason: &str, pending: &[Vec<u8>]) {
     crate::platform::diag::line(&format!("uci960 proxy: {reason}"));
     serve(
         reason,
         pending,
         &mut io::stdin().lock(),
         &mut io::stdout().lock(),
-        code,
     )
 }
 
 /// Runs the responder on `input` and `output` until `go`, `quit` or end of
-/// input, first answering `pending` (GUI lines the proxy had already read);
-/// returns `code`.
-pub fn serve(
-    reason: &str,
-    pending: &[Vec<u8>],
-    input: &mut impl BufRead,
-    output: &mut impl Write,
-    code: ExitCode,
-) -> ExitCode {
+/// input, first answering `pending` (GUI lines the proxy had already read).
+pub fn serve(reason: &str, pending: &[Vec<u8>], input: &mut impl BufRead, output: &mut impl Write) {
     let mut responder = FailedStart::new(reason);
     let mut out = Vec::new();
     let mut answer = |line: &[u8], output: &mut dyn Write| -> io::Result<bool> {
@@ -111,26 +102,26 @@ pub fn serve(
     for line in pending {
         match answer(line, output) {
             Ok(false) => {}
-            _ => return code,
+            _ => return,
         }
     }
     let mut buf = Vec::new();
     loop {
         buf.clear();
         match io::Read::take(&mut *input, MAX_LINE).read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return code,
+            Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
         if !buf.ends_with(b"\n") && buf.len() as u64 == MAX_LINE {
             // Too long to be a UCI command: skip the rest of it.
             if skip_line(input).is_err() {
-                return code;
+                return;
             }
             continue;
         }
         match answer(&buf, output) {
             Ok(false) => {}
-            _ => return code,
+            _ => return,
         }
     }
 }
@@ -159,22 +150,21 @@ fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
 mod tests {
     use super::*;
 
-    fn run(reason: &str, pending: &[&str], input: &[u8]) -> (String, ExitCode) {
+    fn run(reason: &str, pending: &[&str], input: &[u8]) -> (String, ()) {
         let pending: Vec<Vec<u8>> = pending.iter().map(|l| l.as_bytes().to_vec()).collect();
         let mut output = Vec::new();
-        let code = serve(
+        serve(
             reason,
             &pending,
             &mut io::Cursor::new(input.to_vec()),
             &mut output,
-            ExitCode::from(3),
         );
-        (String::from_utf8(output).unwrap(), code)
+        (String::from_utf8(output).unwrap(), ())
     }
 
     #[test]
     fn handshake_names_the_reason_then_go_ends_it() {
-        let (out, code) = run(
+        let (out, ()) = run(
             "engine 'nosuch' not found",
             &[],
             b"uci\nsetoption name Hash value 1\nisready\nucinewgame\nposition startpos\ngo wtime 1000\nisready\n",
@@ -189,7 +179,6 @@ mod tests {
              readyok\n\
              info string uci960: engine 'nosuch' not found\n"
         );
-        assert_eq!(code, ExitCode::from(3));
     }
 
     #[test]

@@ -16,7 +16,6 @@
 
 use std::io;
 use std::path::Path;
-use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use super::config::Settings;
@@ -24,8 +23,8 @@ use super::failed_start;
 use super::log::{Direction, Log};
 use super::session::{Out, Session};
 use super::transport::{Target, Transport};
+use crate::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::platform::{ReadOutcome, Relay, Side, Want, interrupt};
-use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
 
 /// How long each shutdown step waits (`quit`, then SIGTERM, then SIGKILL).
 const GRACE: Duration = Duration::from_secs(1);
@@ -303,8 +302,26 @@ pub enum ProxyError {
     Wait(io::Error),
 }
 
-/// Runs the proxy until the GUI quits (exit 0), the engine ends (exit 1)
-/// or a signal arrives (exit 128 + signal). `fallback_seed` is used when
+/// How the proxy ended; `cli` turns it into the exit status (0, 1, 128 +
+/// signal, 2, 3), the library never decides one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProxyEnd {
+    /// The GUI quit or went away.
+    Done,
+    /// The engine ended on its own.
+    EngineEnded,
+    /// A signal arrived (its number).
+    Interrupted(i32),
+    /// The settings were refused before any engine started (a proxy that
+    /// would start itself); the GUI was told why.
+    Refused,
+    /// The engine could not start or broke off in its handshake; the GUI
+    /// was told why.
+    EngineFailed,
+}
+
+/// Runs the proxy until the GUI quits, the engine ends or a signal
+/// arrives ([`ProxyEnd`]). `fallback_seed` is used when
 /// no seed is set.
 ///
 /// One thread (on POSIX; see [`crate::platform::Relay`]) waiting on the
@@ -314,9 +331,10 @@ pub fn run(
     target: &Target,
     settings: &Settings,
     fallback_seed: u64,
-) -> Result<ExitCode, ProxyError> {
+) -> Result<ProxyEnd, ProxyError> {
     if let Some(reason) = nesting_refused() {
-        return Ok(failed_start::run(&reason, &[], ExitCode::from(2)));
+        failed_start::run(&reason, &[]);
+        return Ok(ProxyEnd::Refused);
     }
     // Signals first, so that none is missed between spawn and the loop.
     interrupt::install(None).map_err(ProxyError::Signals)?;
@@ -324,7 +342,10 @@ pub fn run(
     let (engine, stdin, stdout) = match Transport::start(target) {
         Ok(started) => started,
         // The GUI is shown why (see `failed_start`).
-        Err(e) => return Ok(failed_start::run(&e, &[], ExitCode::from(3))),
+        Err(e) => {
+            failed_start::run(&e, &[]);
+            return Ok(ProxyEnd::EngineFailed);
+        }
     };
     let relay = Relay::new(stdin, stdout).map_err(ProxyError::EnginePipes)?;
     let mut io = Io {
@@ -361,11 +382,11 @@ pub fn run(
         if closing.is_some_and(|c| Instant::now() >= c) {
             io.drain_gui(Duration::ZERO);
             io.shutdown("GUI is gone and the engine did not exit after quit", GRACE);
-            return Ok(ExitCode::SUCCESS);
+            return Ok(ProxyEnd::Done);
         }
         if io.flush().is_err() {
             io.shutdown("GUI output closed", GRACE);
-            return Ok(ExitCode::SUCCESS);
+            return Ok(ProxyEnd::Done);
         }
         let wake = match (deadline, closing) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -381,14 +402,14 @@ pub fn run(
             io.note(&format!("signal {sig}"), false);
             let _ = io.flush();
             io.shutdown(&format!("signal {sig}"), SIGNAL_GRACE);
-            return Ok(ExitCode::from(interrupt::exit_code(sig)));
+            return Ok(ProxyEnd::Interrupted(sig));
         }
         if ready.is_timeout() && deadline.is_some_and(|d| Instant::now() >= d) {
             session.on_silence(silence.as_secs_f64(), &mut out);
             deadline = None;
             if apply(&mut io, &mut session, &mut out, None).is_err() {
                 io.shutdown("GUI output closed", GRACE);
-                return Ok(ExitCode::SUCCESS);
+                return Ok(ProxyEnd::Done);
             }
         }
         if ready.read[Side::Engine.index()] {
@@ -420,20 +441,21 @@ pub fn run(
                 .is_err()
                 {
                     io.shutdown("GUI output closed", GRACE);
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(ProxyEnd::Done);
                 }
             }
             if ended {
                 if io.quit_sent {
                     io.drain_gui(GRACE);
                     io.shutdown("engine exited after quit", GRACE);
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(ProxyEnd::Done);
                 }
                 if let Some(pending) = session.take_unanswered_handshake() {
                     let msg = engine_died_early(&mut io, session.engine_name());
                     // The relay gives stdout its blocking mode back.
                     drop(io);
-                    return Ok(failed_start::run(&msg, &pending, ExitCode::from(3)));
+                    failed_start::run(&msg, &pending);
+                    return Ok(ProxyEnd::EngineFailed);
                 }
                 return Ok(engine_ended(&mut io, session.engine_name()));
             }
@@ -458,7 +480,7 @@ pub fn run(
                 session.from_gui(line, &mut out);
                 if apply(&mut io, &mut session, &mut out, Some((Source::Gui, line))).is_err() {
                     io.shutdown("GUI output closed", GRACE);
-                    return Ok(ExitCode::SUCCESS);
+                    return Ok(ProxyEnd::Done);
                 }
             }
             if ended && !io.close_requested {
@@ -523,7 +545,7 @@ fn engine_died_early(io: &mut Io, name: &str) -> String {
 }
 
 /// The engine closed its output: report its status, reap it, exit 1.
-fn engine_ended(io: &mut Io, name: &str) -> ExitCode {
+fn engine_ended(io: &mut Io, name: &str) -> ProxyEnd {
     let status = reap(io);
     let msg = format!("engine {name} {status}");
     io.write_gui(format!("info string uci960: {msg}").as_bytes());
@@ -533,7 +555,7 @@ fn engine_ended(io: &mut Io, name: &str) -> ExitCode {
     if let Some(log) = &mut io.log {
         log.flush();
     }
-    ExitCode::from(1)
+    ProxyEnd::EngineEnded
 }
 
 /// Waits for the engine that closed its output (killing it after

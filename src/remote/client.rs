@@ -21,7 +21,7 @@ use super::hello::{Answer, Hello};
 use super::known_hosts::{self, Pin};
 use super::link::{Link, LinkReader, Received};
 use super::tls;
-use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
+use crate::lines::{LineBuffer, MAX_LINE, StreamLine};
 
 /// How the client reaches and proves itself to a server.
 #[derive(Clone, Debug)]
@@ -188,7 +188,7 @@ pub fn connect(settings: &ClientSettings) -> Result<Connected, ConnectError> {
             break Answer::parse(line).ok_or_else(|| {
                 proto(format!(
                     "not a uci960 server (it said '{}')",
-                    crate::files::excerpt(&String::from_utf8_lossy(line), 80)
+                    crate::excerpt::excerpt(&String::from_utf8_lossy(line), 80)
                 ))
             })?;
         }

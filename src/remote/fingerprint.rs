@@ -41,7 +41,7 @@ impl FromStr for Fingerprint {
     type Err = BadFingerprint;
 
     fn from_str(text: &str) -> Result<Fingerprint, BadFingerprint> {
-        let bad = || BadFingerprint(crate::files::excerpt(text, 80));
+        let bad = || BadFingerprint(crate::excerpt::excerpt(text, 80));
         let b64 = text.strip_prefix("SHA256:").ok_or_else(bad)?;
         let bytes = STANDARD_NO_PAD
             .decode(b64.trim_end_matches('='))

@@ -84,7 +84,7 @@ impl Answer {
         let text = String::from_utf8_lossy(line);
         let rest = text.trim_end_matches('\r').strip_prefix(MAGIC)?;
         if let Some(reason) = rest.strip_prefix(" error ") {
-            return Some(Answer::Error(crate::files::excerpt(reason, 200)));
+            return Some(Answer::Error(crate::excerpt::excerpt(reason, 200)));
         }
         let secs: f64 = rest.strip_prefix(" ok idle-timeout ")?.parse().ok()?;
         let idle_timeout = Duration::try_from_secs_f64(secs).ok()?;

@@ -37,7 +37,7 @@ pub fn check(text: &str, path: &str, host_port: &str, seen: &Fingerprint) -> Res
         let bad = || BadEntry {
             path: path.to_string(),
             line: i + 1,
-            text: crate::files::excerpt(line, 100),
+            text: crate::excerpt::excerpt(line, 100),
         };
         let mut words = line.split_whitespace();
         let (Some(host), Some(fp), None) = (words.next(), words.next(), words.next()) else {

@@ -16,7 +16,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::fingerprint::Fingerprint;
-use crate::uci_client::lines::LineBuffer;
+use crate::lines::LineBuffer;
 
 /// The largest chunk read from the socket at once (one TLS record and a
 /// bit): plaintext reaches the caller's line buffer a record at a time, so

@@ -115,7 +115,7 @@ pub fn parse_hashes(text: &str, path: &str) -> Result<Vec<TokenHash>, TokenError
         let hash = TokenHash::from_hex(word).ok_or_else(|| TokenError::Hash {
             path: path.to_string(),
             line: i + 1,
-            token: crate::files::excerpt(word, 80),
+            token: crate::excerpt::excerpt(word, 80),
         })?;
         out.push(hash);
     }

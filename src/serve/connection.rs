@@ -16,11 +16,11 @@ use std::time::Instant;
 
 use super::filter::{Filter, FromClient, FromEngine, Tick};
 use super::server::Shared;
+use crate::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::remote::hello::{Answer, Hello, MAX_HELLO};
 use crate::remote::link::{Link, LinkReader, Received};
 use crate::remote::token;
 use crate::uci_client::EngineProcess;
-use crate::uci_client::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::uci_client::process::{SpawnOptions, StderrMode};
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

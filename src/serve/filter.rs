@@ -195,7 +195,7 @@ impl Filter {
         if !COMMANDS.contains(&command) {
             return FromClient::Refuse(format!(
                 "'{}' is not a UCI command this server passes",
-                crate::files::excerpt(command, 40)
+                crate::excerpt::excerpt(command, 40)
             ));
         }
         match command {
@@ -213,7 +213,7 @@ impl Filter {
             return FromClient::Refuse("a setoption without a name".into());
         };
         let name = normalize(&set.name);
-        let shown = crate::files::excerpt(&set.name, 60);
+        let shown = crate::excerpt::excerpt(&set.name, 60);
         if self.preset.iter().any(|(n, _, _)| *n == name) {
             return FromClient::Refuse(format!("option '{shown}' is set by the server"));
         }

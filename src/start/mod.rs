@@ -217,7 +217,7 @@ impl FromStr for StartPosition {
                 // All digits: a number, however large.
                 return match t.parse::<u32>() {
                     Ok(n) => BackRank::from_sp(n),
-                    Err(_) => Err(BackRankError::SpTooLarge(crate::files::excerpt(t, 30))),
+                    Err(_) => Err(BackRankError::SpTooLarge(crate::excerpt::excerpt(t, 30))),
                 };
             }
             t.parse::<BackRank>()

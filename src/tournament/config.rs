@@ -61,9 +61,14 @@ pub struct TournamentConfig {
     pub draw: Option<DrawRule>,
     pub resign: Option<ResignRule>,
     pub maxmoves: Option<u32>,
+    /// `castling_moves` (as the flag `--castling-moves`); `castling` is
+    /// the old key, still read.
+    #[serde(rename = "castling_moves", alias = "castling")]
     pub castling: Option<CastlingPolicy>,
     pub restart: Option<bool>,
     pub recover: Option<bool>,
+    /// Other tournaments may append to the same PGN at the same time.
+    pub shared_pgn: Option<bool>,
     pub margin: Option<u64>,
     pub timeout: Option<f64>,
     pub pgn_variant: Option<PgnVariant>,
@@ -383,6 +388,10 @@ pub struct TournamentSettings {
     pub castling: CastlingPolicy,
     pub restart: bool,
     pub recover: bool,
+    /// The PGN may be appended to by other tournaments at the same time
+    /// (each game is still written whole); without it a second tournament
+    /// on the same PGN is refused (issue 21).
+    pub shared_pgn: bool,
     pub sprt: Option<Sprt>,
     pub margin: Duration,
     pub timeout: Duration,
@@ -442,6 +451,7 @@ impl TournamentConfig {
             castling,
             restart,
             recover,
+            shared_pgn,
             margin,
             timeout,
             pgn_variant,
@@ -557,6 +567,7 @@ impl TournamentConfig {
             castling: self.castling.unwrap_or_default(),
             restart: self.restart.unwrap_or(false),
             recover: self.recover.unwrap_or(false),
+            shared_pgn: self.shared_pgn.unwrap_or(false),
             sprt: self.sprt,
             margin: Duration::from_millis(self.margin.unwrap_or(100)),
             timeout,
@@ -722,5 +733,13 @@ mod tests {
             .unwrap();
         assert_eq!(s.engines.len(), 2);
         assert_eq!(s.schedule.games(), 100);
+    }
+
+    #[test]
+    fn castling_moves_is_the_key_and_castling_its_old_name() {
+        for key in ["castling_moves", "castling"] {
+            let c: TournamentConfig = toml::from_str(&format!("{key} = \"lenient\"")).unwrap();
+            assert_eq!(c.castling, Some(CastlingPolicy::Lenient), "{key}");
+        }
     }
 }

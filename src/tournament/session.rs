@@ -356,7 +356,14 @@ pub fn run(
     };
 
     let mut pgn = match &s.pgn {
-        Some(path) => Some(Appender::open("PGN file", path).map_err(OutputError::from)?),
+        Some(path) => Some(
+            if s.shared_pgn {
+                Appender::open_shared("PGN file", path)
+            } else {
+                Appender::open("PGN file", path)
+            }
+            .map_err(OutputError::from)?,
+        ),
         None => None,
     };
     if let Some(w) = &pgn {

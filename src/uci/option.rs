@@ -171,7 +171,7 @@ pub fn single_line(what: &str, text: &str) -> Result<(), LineBreak> {
     let escaped = text.replace('\r', "\\r").replace('\n', "\\n");
     Err(LineBreak {
         what: what.to_string(),
-        shown: crate::files::excerpt(&escaped, 80),
+        shown: crate::excerpt::excerpt(&escaped, 80),
     })
 }
 

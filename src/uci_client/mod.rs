@@ -23,7 +23,6 @@
 
 pub mod client;
 pub mod command;
-pub mod lines;
 pub mod process;
 
 pub use client::{EngineError, Handshake, SearchCollector, SearchResult, UciEngine};

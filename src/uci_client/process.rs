@@ -24,7 +24,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use super::command::EngineCommand;
-use super::lines::{LineBuffer, MAX_LINE, StreamLine};
+use crate::lines::{LineBuffer, MAX_LINE, StreamLine};
 use crate::platform::{self, PipeReader, ProcessGroup, ReadOutcome};
 
 pub use crate::platform::describe_status;

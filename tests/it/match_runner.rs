@@ -192,7 +192,12 @@ fn castling_match(policy: &str) -> (Value, String) {
         &[
             "--start",
             &format!("book:{}", book.display()),
-            "--castling",
+            // The new name for strict, the old one (still read) for lenient.
+            if policy == "strict" {
+                "--castling-moves"
+            } else {
+                "--castling"
+            },
             policy,
             "--maxmoves",
             "12",

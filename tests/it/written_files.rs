@@ -274,3 +274,84 @@ fn castling_test_reports_are_checked_first_and_replaced_whole() {
     );
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
 }
+
+/// A match that holds its PGN open and plays no move until killed (its
+/// engines stall on their first `go`).
+fn stalled(pgn: &Path, state: &Path, shared: bool) -> std::process::Child {
+    let mut args = Vec::new();
+    for name in ["a", "b"] {
+        args.extend(common::mock_engine_spec(name, &["--stall-on-go=1"]));
+    }
+    args.extend(common::strs(&[
+        "--games",
+        "2",
+        "--timeout",
+        "600",
+        "--st",
+        "500",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ]));
+    if shared {
+        args.push("--shared-pgn".into());
+    }
+    let child = Command::new(common::uci960())
+        .arg("match")
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(
+        common::wait_for_file(pgn, Duration::from_secs(60), |_| pgn.exists()),
+        "the match did not open its PGN"
+    );
+    child
+}
+
+/// Issue 21: two different tournaments appending to one PGN at once are
+/// refused unless both ask for it (`--shared-pgn`); when they do, the
+/// second one's games are appended whole and its resume state points at
+/// them.
+#[test]
+fn two_tournaments_share_one_pgn_only_when_both_ask() {
+    let dir = common::scratch_dir("files-shared-pgn");
+    let pgn = dir.join("g.pgn");
+    let second = |shared: bool| {
+        let mut args = quick(2, &pgn);
+        args.extend(common::strs(&[
+            "--state",
+            dir.join("b.json").to_str().unwrap(),
+        ]));
+        if shared {
+            args.push("--shared-pgn".into());
+        }
+        common::run_match(&args)
+    };
+    let mut first = stalled(&pgn, &dir.join("a.json"), false);
+    for shared in [false, true] {
+        let out = second(shared);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("another run is writing"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "");
+
+    let mut first = stalled(&pgn, &dir.join("a2.json"), true);
+    let out = second(false);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = second(true);
+    common::assert_ok(&out);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2, "{text}");
+}

@@ -1,8 +1,10 @@
 //! Splitting a byte stream into lines: the one line reader of the crate,
-//! sans-IO (bytes in, lines out), used by the engine client and the proxy.
+//! sans-IO (bytes in, lines out), on the ground floor because everything
+//! that reads a peer uses it: `platform`'s pipes, the engine client, the
+//! proxy, `serve` and `remote`.
 //!
 //! ```
-//! use uci960::uci_client::lines::{StreamLine, LineBuffer};
+//! use uci960::lines::{StreamLine, LineBuffer};
 //! let mut lines = LineBuffer::new(16);
 //! let spare = lines.spare();
 //! spare[..11].copy_from_slice(b"uciok\r\nid n");
