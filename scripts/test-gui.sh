@@ -6,8 +6,10 @@
 #   1. `uci960 proxy --log DIR/p-%p.log -- stockfish` against Fairy-Stockfish;
 #      a screenshot of the board is taken mid-game (ImageMagick `import`);
 #   2. `sf960` (a copy of uci960) started with no arguments, finding
-#      `sf960.toml` beside it, against Fairy-Stockfish again (the built-in
-#      engine of a debug build needs seconds a move at XBoard's depth).
+#      `sf960.toml` beside it, against Fairy-Stockfish again;
+#   3. the proxy in front of Stockfish against uci960's built-in engine
+#      (`uci960 engine`, through Polyglot too), at a lower fixed depth: the
+#      built-in engine of a debug build needs seconds a move at depth 8.
 # Every saved PGN is read back by python-chess (tests/python/check_pgn.py):
 # Chess960 starts, every move legal, every game finished. Everything this
 # script starts is stopped on exit (trap); every wait is bounded. It ends
@@ -113,10 +115,11 @@ fi
 "$UCI960_BIN" positions --count 4 --seed 960 --format fen >"$work/book.fen" ||
   bad "uci960 positions"
 
-# Runs XBoard in match mode: NAME GAMES FIRST_CMD FIRST_DIR SECOND_CMD.
-# In the background (its own process group); its pid in $xboard_pid.
+# Runs XBoard in match mode: NAME GAMES FIRST_CMD FIRST_DIR SECOND_CMD
+# [DEPTH, default 8]. In the background (its own process group); its pid
+# in $xboard_pid.
 start_xboard() {
-  local name=$1 games=$2 fcp=$3 fd=$4 scp=$5
+  local name=$1 games=$2 fcp=$3 fd=$4 scp=$5 depth=${6:-8}
   mkdir -p "$work/$name/home"
   # HOME: XBoard reads and writes ~/.xboardrc; this run must not use the
   # user's. The fixed depth keeps games short whatever the machine's load;
@@ -125,7 +128,7 @@ start_xboard() {
     -fcp "$fcp" -fd "$fd" -fUCI \
     -scp "$scp" -sd "$work" -sUCI \
     -variant fischerandom -lpf "$work/book.fen" -lpi -2 \
-    -mg "$games" -tc 5 -inc 0 -depth 8 -xponder -autoflag \
+    -mg "$games" -tc 5 -inc 0 -depth "$depth" -xponder -autoflag \
     -adjudicateDrawMoves 120 -sgf "$work/$name/games.pgn" \
     -xexit -xpopup -size medium \
     -debug -nameOfDebugFile "$work/$name/xboard.debug" \
@@ -255,6 +258,23 @@ if grep -q 'proxy>engine setoption name Threads value 1' "$dir"/p-*.log 2>/dev/n
   ok "$run: sf960 read sf960.toml (its engine options reached Stockfish)"
 else
   bad "$run: no sign that sf960.toml was read"
+fi
+
+# ----- 3. the built-in engine as XBoard's opponent -----
+run=builtin-opponent
+mkdir -p "$work/$run/engine"
+start_xboard "$run" 2 \
+  "$UCI960_BIN proxy --log $work/$run/engine/p-%p.log -- /usr/games/stockfish" \
+  "$work/$run/engine" "$UCI960_BIN engine" 5
+wait_xboard "$run"
+check_games "$run" 2
+check_proxy_log "$run" "$work/$run/engine"
+# The built-in engine's `id name` is "uci960 VERSION" (the proxy's ends in
+# " (uci960)").
+if grep -Eq '^\[(White|Black) "uci960 [0-9]' "$work/$run/games.pgn" 2>/dev/null; then
+  ok "$run: the PGN names uci960's built-in engine as a player"
+else
+  bad "$run: no uci960 player in the PGN"
 fi
 
 # ----- nothing left running -----

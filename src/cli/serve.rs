@@ -58,7 +58,8 @@ pub struct ServeArgs {
     /// Longest client line (bytes).
     #[arg(long, value_name = "BYTES")]
     pub max_line: Option<usize>,
-    /// Client lines per second at most (a one-second burst allowed).
+    /// Client lines per second at most (a one-second burst allowed); more
+    /// are held back, not dropped.
     #[arg(long, value_name = "N")]
     pub max_lines_per_second: Option<u32>,
     /// Longest search (go to bestmove) before the server sends stop.

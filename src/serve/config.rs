@@ -13,7 +13,7 @@
 //! max-threads = 1                  # per engine: ceiling for the Threads option
 //! max-hash = 256                   # per engine: ceiling for Hash (MB)
 //! max-line = 65536                 # bytes per client line
-//! max-lines-per-second = 5000
+//! max-lines-per-second = 5000     # more are held back (read later), not dropped
 //! max-search-time = 600            # seconds from go to bestmove, then stop
 //! idle-timeout = 600               # seconds without a line from the client
 //! handshake-timeout = 10           # seconds for TLS and the hello

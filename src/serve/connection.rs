@@ -3,8 +3,9 @@
 //! allow-list, then the relay through the [`Filter`] until either side
 //! ends. Two threads: this one reads the client (and owns the engine),
 //! a pump thread reads the engine. Whatever ends the connection (the
-//! client leaving, a cut, idleness, a flood, the engine exiting, the
-//! server stopping) ends the engine at once and is logged.
+//! client leaving, a cut, idleness, a search that would not stop, the
+//! engine exiting, the server stopping) ends the engine at once and is
+//! logged.
 
 use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -250,8 +251,13 @@ fn push(batch: &mut Vec<u8>, line: &[u8]) {
     batch.push(b'\n');
 }
 
-/// Client → engine until the client leaves, idles, floods or the link
-/// breaks; says why.
+/// How long the relay sleeps at most while the lines-per-second ceiling
+/// holds lines back, so that a stopping server is noticed.
+const HOLD_SLICE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Client → engine until the client leaves, idles or the link breaks;
+/// says why. Past the lines-per-second ceiling nothing is read from the
+/// client until the filter lets the next line pass (see [`Filter::admit`]).
 fn relay_client(
     shared: &Shared,
     link: &Link,
@@ -264,16 +270,45 @@ fn relay_client(
     let s = &shared.settings;
     let mut last_line = Instant::now();
     let mut to_engine: Vec<u8> = Vec::with_capacity(4096);
+    let mut held_once = false;
+    // Complete lines wait in `lines` for the lines-per-second ceiling.
+    let mut pending = false;
     loop {
         let now = Instant::now();
         let mut wake = last_line + s.idle_timeout;
         if let Some(d) = lock(filter).next_deadline() {
             wake = wake.min(d);
         }
-        let got = reader.read(link, Some(wake.saturating_duration_since(now)), lines);
+        let got = if pending {
+            // The ceiling: nothing more is read until the waiting lines
+            // have passed, so the client's further lines wait in its
+            // socket (TCP back-pressure slows it down); none is dropped.
+            let held = lock(filter).admit(now);
+            if let Some(at) = held {
+                if !held_once && lines.has_partial() {
+                    held_once = true;
+                    let why = format!(
+                        "lines held back to {} a second (max-lines-per-second)",
+                        s.limits.lines_per_second
+                    );
+                    log(&why);
+                    let _ = link.send_line(format!("info string uci960 serve: {why}").as_bytes());
+                }
+                std::thread::sleep(at.min(wake).saturating_duration_since(now).min(HOLD_SLICE));
+            }
+            Received::Data
+        } else {
+            reader.read(link, Some(wake.saturating_duration_since(now)), lines)
+        };
         let now = Instant::now();
         to_engine.clear();
-        while let Some(line) = lines.next_line() {
+        pending = false;
+        loop {
+            if lock(filter).admit(now).is_some() {
+                pending = true;
+                break;
+            }
+            let Some(line) = lines.next_line() else { break };
             let line = match line {
                 StreamLine::Complete(line) => line,
                 StreamLine::TooLong { limit } => {
@@ -301,7 +336,6 @@ fn relay_client(
                     let _ = link
                         .send_line(format!("info string uci960 serve: refused {why}").as_bytes());
                 }
-                FromClient::Close(why) => return why,
             }
         }
         if !to_engine.is_empty() {

@@ -11,9 +11,13 @@
 //! * a line with a control character or invalid UTF-8 is refused (a line
 //!   never carries a `\n`: the stream is split at each one first);
 //! * an empty line is a keep-alive and goes nowhere;
-//! * more lines a second than the ceiling (a burst of one second's worth
-//!   is allowed) closes the connection: answering each would be a flood
-//!   too.
+//! * lines a second are held to the ceiling (a burst of one second's
+//!   worth is allowed): [`Filter::admit`] says when the next line may
+//!   pass, and the connection reads nothing from the client until then, so
+//!   a flood is slowed by TCP's own back-pressure, and nothing is lost or
+//!   reordered. A ceiling, like `Threads` and `Hash`, lowers what is asked
+//!   rather than ending the session: a client that merely bursts (a GUI
+//!   replaying a long analysis) keeps its engine.
 //!
 //! Engine → client: declarations of options that reach the server's files
 //! or processes are hidden (see [`is_file_option`]), as are options the
@@ -93,8 +97,6 @@ pub enum FromClient {
     Drop,
     /// Not sent; the client is told why, and the refusal is logged.
     Refuse(String),
-    /// End the connection.
-    Close(String),
 }
 
 /// What to do with an engine's line.
@@ -175,14 +177,11 @@ impl Filter {
         }
     }
 
-    /// Judges a client's line (without its `\n`).
+    /// Judges a client's line (without its `\n`), once [`Filter::admit`]
+    /// let it pass.
     pub fn from_client(&mut self, line: &[u8], now: Instant) -> FromClient {
-        if !self.take_token(now) {
-            return FromClient::Close(format!(
-                "more than {} lines a second",
-                self.limits.lines_per_second
-            ));
-        }
+        self.refill(now);
+        self.tokens -= 1.0;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let Ok(text) = std::str::from_utf8(line) else {
             return FromClient::Refuse("a line that is not UTF-8".into());
@@ -324,19 +323,31 @@ impl Filter {
         }
     }
 
-    /// A token bucket: one second's worth of burst, refilled continuously.
-    fn take_token(&mut self, now: Instant) -> bool {
+    /// The lines-per-second ceiling, a token bucket (one second's worth of
+    /// burst, refilled continuously): `None` when a client line may pass
+    /// now, else the time one may. Each line [`Filter::from_client`] judges
+    /// takes a token.
+    pub fn admit(&mut self, now: Instant) -> Option<Instant> {
+        self.refill(now);
+        // (The epsilon: a token earned in float arithmetic may fall a hair
+        // short of 1.)
+        if self.tokens >= 1.0 - 1e-9 {
+            return None;
+        }
+        let rate = f64::from(self.limits.lines_per_second.max(1));
+        let wait = (1.0 - self.tokens) / rate;
+        // At least a millisecond: a wake-up that finds no token yet would
+        // only ask again.
+        Some(now + Duration::from_secs_f64(wait).max(Duration::from_millis(1)))
+    }
+
+    fn refill(&mut self, now: Instant) {
         let rate = f64::from(self.limits.lines_per_second.max(1));
         if let Some(at) = self.tokens_at {
             let earned = now.saturating_duration_since(at).as_secs_f64() * rate;
             self.tokens = (self.tokens + earned).min(rate);
         }
-        self.tokens_at = Some(now);
-        if self.tokens < 1.0 {
-            return false;
-        }
-        self.tokens -= 1.0;
-        true
+        self.tokens_at = Some(now.max(self.tokens_at.unwrap_or(now)));
     }
 }
 
@@ -499,21 +510,43 @@ mod tests {
     }
 
     #[test]
-    fn a_flood_closes_the_connection_and_a_steady_client_is_fine() {
+    fn a_flood_is_held_to_the_ceiling_and_a_steady_client_is_not() {
         let (mut f, _) = handshaken(&[], &[]);
         let t0 = Instant::now();
         // 100 a second: a burst of 100, then one every 10 ms.
-        for i in 0..100 {
-            assert_eq!(f.from_client(b"isready", t0), FromClient::Forward, "{i}");
+        let line = |f: &mut Filter, t| {
+            assert_eq!(f.admit(t), None);
+            assert_eq!(f.from_client(b"isready", t), FromClient::Forward);
+        };
+        for _ in 0..100 {
+            line(&mut f, t0);
         }
-        assert!(matches!(
-            f.from_client(b"isready", t0),
-            FromClient::Close(_)
-        ));
-        for i in 1..500u64 {
-            let t = t0 + Duration::from_millis(10 * i);
-            assert_eq!(f.from_client(b"isready", t), FromClient::Forward, "{i}");
+        let next = f.admit(t0).expect("the 101st line waits");
+        assert_eq!(next, t0 + Duration::from_millis(10));
+        // Asking again early changes nothing; at the time given, it passes.
+        assert_eq!(f.admit(t0 + Duration::from_millis(4)), Some(next));
+        line(&mut f, next);
+        for i in 2..500u64 {
+            line(&mut f, t0 + Duration::from_millis(10 * i));
         }
+        // A flood of 1,000 lines at once passes at the ceiling's pace: the
+        // burst at once, then one each time the filter gives, 10 ms apart.
+        let mut now = t0 + Duration::from_secs(10);
+        let mut waited = 0;
+        for _ in 0..1000 {
+            while let Some(at) = f.admit(now) {
+                assert!(at > now);
+                now = at;
+                waited += 1;
+            }
+            line(&mut f, now);
+        }
+        assert_eq!(waited, 900);
+        let took = now - (t0 + Duration::from_secs(10));
+        assert!(
+            took.abs_diff(Duration::from_secs(9)) < Duration::from_millis(1),
+            "{took:?}"
+        );
     }
 
     #[test]

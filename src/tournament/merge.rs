@@ -520,4 +520,17 @@ mod tests {
         assert_eq!(games[1].1.end, pgn.len());
         assert_eq!(games[0].1.end, games[1].1.start);
     }
+
+    #[test]
+    fn a_span_must_start_the_tag_section_of_its_round() {
+        let game = "[Event \"a\"]\n[Round \"12\"]\n\n1. e4 {[Round \"13\"]} *\n\n";
+        assert_eq!(tag_round(game.as_bytes()), Some(12));
+        // Not at a tag section, or the Round only in the movetext.
+        assert_eq!(tag_round(&game.as_bytes()[1..]), None);
+        assert_eq!(
+            tag_round(b"[Event \"a\"]\n\n1. e4 {\n[Round \"3\"]} *\n"),
+            None
+        );
+        assert_eq!(tag_round(b"[Round \"x\"]\n"), None);
+    }
 }

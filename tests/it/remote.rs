@@ -309,6 +309,151 @@ fn missing_and_wrong_tokens_and_unlisted_engines_are_refused() {
     assert!(stdout.contains("authentication failed"), "{stdout}");
 }
 
+/// A client certificate instead of a token: the server lets in the
+/// certificate whose fingerprint it lists (through the library's client
+/// and through `proxy --remote --cert --key`), and refuses another one,
+/// before any engine starts.
+#[test]
+fn an_allowed_client_certificate_gets_in_and_an_unknown_one_does_not() {
+    let dir = common::scratch_dir("remote-client-cert");
+    let make = |name: &str| {
+        let (cert, key) = (
+            dir.join(format!("{name}.pem")),
+            dir.join(format!("{name}-key.pem")),
+        );
+        let id = uci960::remote::tls::create_self_signed(&cert, &key, &["client".to_string()])
+            .expect("a client certificate");
+        (cert, key, id.fingerprint())
+    };
+    let (cert, key, fingerprint) = make("allowed");
+    let (other_cert, other_key, other) = make("unknown");
+    assert_ne!(fingerprint, other);
+    let mut server = Server::start_in(dir, &[mock()], &["--client-cert", &fingerprint.to_string()]);
+    let no_token = server.settings("mock", None);
+    let with_cert = |cert: &Path, key: &Path| ClientSettings {
+        identity: Some((cert.to_path_buf(), key.to_path_buf())),
+        ..no_token.clone()
+    };
+
+    let unknown = client::connect(&with_cert(&other_cert, &other_key));
+    assert_eq!(
+        refused(unknown.err().expect("an unknown certificate is refused")),
+        "authentication failed"
+    );
+    server.wait_log("refused: no token and no allowed client certificate");
+    assert!(
+        !server
+            .drain_log()
+            .iter()
+            .any(|l| l.contains("started, pid")),
+        "no engine for the unknown certificate: {:?}",
+        server.seen
+    );
+
+    let connected = client::connect(&with_cert(&cert, &key)).expect("the allowed certificate");
+    let (bridge, input, output) = client::bridge(connected).expect("bridge");
+    let mut raw = Raw {
+        bridge,
+        input,
+        lines: lines_of(output),
+        seen: Vec::new(),
+    };
+    raw.send(b"uci\nisready\n");
+    raw.wait("readyok");
+    let pid = server.engine_pid();
+    raw.bridge.kill();
+    assert!(
+        gone_within(pid, PATIENCE),
+        "engine {pid} outlived its connection"
+    );
+
+    // The same through the proxy, as a GUI would start it: no token file.
+    let mut cmd = Command::new(common::uci960());
+    cmd.args(["proxy", "--remote", &server.url("mock"), "--cert"])
+        .arg(&cert)
+        .arg("--key")
+        .arg(&key)
+        .arg("--known-hosts")
+        .arg(server.dir.join("known_hosts"));
+    let mut gui = common::client::Client::spawn(cmd, true, common::client::OnDrop::Kill);
+    gui.send("uci");
+    gui.until(|l| l == "uciok");
+    gui.send("isready");
+    gui.wait_line("readyok");
+    gui.send("quit");
+    let (status, _, _) = gui.finish();
+    assert_eq!(status.code(), Some(0));
+    assert!(server.nth_engine_pid(2) > 0);
+}
+
+/// More lines a second than the ceiling are held back, not dropped and
+/// not punished: every `isready` of a burst five times the ceiling is
+/// answered, in order, and the connection stays open.
+#[test]
+fn a_flood_is_held_to_the_lines_per_second_ceiling_without_losing_a_line() {
+    let mut server = Server::start("remote-flood", &[mock()], &["--max-lines-per-second", "50"]);
+    let mut raw = Raw::open(&server, "mock");
+    raw.send(b"uci\n");
+    raw.wait("uciok");
+    let burst = 250;
+    raw.send("isready\n".repeat(burst).as_bytes());
+    for _ in 0..burst {
+        raw.wait("readyok");
+    }
+    server.wait_log("lines held back to 50 a second (max-lines-per-second)");
+    assert!(
+        raw.seen
+            .iter()
+            .any(|l| l.starts_with("info string uci960 serve: lines held back")),
+        "the client was told once: {:?}",
+        raw.seen
+            .iter()
+            .filter(|l| !l.starts_with("readyok"))
+            .collect::<Vec<_>>()
+    );
+    raw.send(b"isready\n");
+    raw.wait("readyok");
+    assert!(
+        !server.drain_log().iter().any(|l| l.contains("closed:")),
+        "the connection was closed: {:?}",
+        server.seen
+    );
+}
+
+/// The per-server ceiling on engines: past it a client is told the slots
+/// are busy and no engine starts; when one ends, the next client gets it.
+#[test]
+fn engines_past_the_server_ceiling_are_refused_until_one_ends() {
+    let mut server = Server::start("remote-engines", &[mock()], &["--max-engines", "1"]);
+    let mut first = Raw::open(&server, "mock");
+    first.send(b"uci\n");
+    first.wait("uciok");
+    let pid = server.engine_pid();
+    let busy = client::connect(&server.settings("mock", Some(TOKEN)));
+    assert_eq!(
+        refused(busy.err().expect("refused past max-engines")),
+        "all 1 engine slots are busy; try later"
+    );
+    server.wait_log("refused: 1 engines running (max-engines)");
+    first.bridge.kill();
+    assert!(
+        gone_within(pid, PATIENCE),
+        "engine {pid} outlived its connection"
+    );
+    server.wait_log("closed: the connection was cut");
+    let mut second = Raw::open(&server, "mock");
+    second.send(b"uci\nisready\n");
+    second.wait("readyok");
+    assert_eq!(
+        server
+            .drain_log()
+            .iter()
+            .filter(|l| l.contains("started, pid"))
+            .count(),
+        2
+    );
+}
+
 #[test]
 fn plain_tcp_to_the_tls_port_gets_no_engine() {
     let mut server = Server::start("remote-plain", &[mock()], &["--handshake-timeout", "2"]);

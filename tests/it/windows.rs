@@ -270,22 +270,19 @@ fn engine_paths_with_spaces_and_relative_to_dir() {
     assert_eq!(p.finish().0.code(), Some(0));
 }
 
-/// `uci960.exe proxy --remote` against `uci960.exe serve` (under wine a
-/// Windows program pipes only to Windows programs, so both ends are the
-/// Windows build): the fingerprint is pinned, the built-in engine plays
-/// through the link with the proxy's start-position injection on the
-/// client side, a wrong token is refused, and the engine ends with the
-/// connection.
-#[test]
-fn proxy_remote_reaches_serve_over_tls() {
-    let dir = scratch("remote");
-    let token = "windows-token-0123456789abcdef";
+const TOKEN: &str = "windows-token-0123456789abcdef";
+
+/// `uci960.exe serve` in `dir` with the built-in engine as `builtin`, the
+/// token [`TOKEN`] (`token.txt` holds it, `bad.txt` a wrong one); its
+/// port. (Under wine a Windows program pipes only to Windows programs, so
+/// both ends are the Windows build.)
+fn serve_builtin(dir: &std::path::Path) -> (std::process::Child, String) {
     std::fs::write(
         dir.join("tokens.sha256"),
-        format!("{}\n", uci960::remote::token::TokenHash::of(token).to_hex()),
+        format!("{}\n", uci960::remote::token::TokenHash::of(TOKEN).to_hex()),
     )
     .unwrap();
-    std::fs::write(dir.join("token.txt"), format!("{token}\r\n")).unwrap();
+    std::fs::write(dir.join("token.txt"), format!("{TOKEN}\r\n")).unwrap();
     std::fs::write(dir.join("bad.txt"), "wrong-token-0123456789abcdef\n").unwrap();
     // The built-in engine is `uci960.exe engine`: an allow-list entry with
     // arguments, so a config (TOML literal strings keep the backslashes).
@@ -319,6 +316,22 @@ fn proxy_remote_reaches_serve_over_tls() {
         .and_then(|r| r.split_whitespace().next())
         .unwrap_or_else(|| panic!("{listening}"))
         .to_string();
+    // The log goes on being read (and dropped), so the server never
+    // blocks on a full stderr pipe.
+    std::thread::spawn(move || while log.recv().is_ok() {});
+    (server, port)
+}
+
+/// `uci960.exe proxy --remote` against `uci960.exe serve` (under wine a
+/// Windows program pipes only to Windows programs, so both ends are the
+/// Windows build): the fingerprint is pinned, the built-in engine plays
+/// through the link with the proxy's start-position injection on the
+/// client side, a wrong token is refused, and the engine ends with the
+/// connection.
+#[test]
+fn proxy_remote_reaches_serve_over_tls() {
+    let dir = scratch("remote");
+    let (mut server, port) = serve_builtin(&dir);
     let url = format!("uci960s://127.0.0.1:{port}/builtin");
     let known = dir.join("known_hosts");
     let known = known.display().to_string();
@@ -363,6 +376,105 @@ fn proxy_remote_reaches_serve_over_tls() {
             .unwrap()
             .contains("SHA256:")
     );
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// The project's own GUI side (`uci_bench_client gui`, a Windows program)
+/// adds `dir\sf960.exe` (a copy of `uci960.exe`, configured by the
+/// `sf960.toml` written beside it) as a Windows GUI does: started with no
+/// arguments in its own folder; CRLF lines, X-FEN with `KQkq` and castles
+/// king-takes-rook in the moves list, no `UCI_Chess960` (what Arena is
+/// reported to do); it plays a game to its end, checking every answer
+/// (legal, castles included). Returns the GUI, still holding its engine,
+/// and the proxy's pid.
+fn a_windows_gui_plays_a_game(dir: &std::path::Path, toml: &str) -> (std::process::Child, u32) {
+    std::fs::copy(common::uci960(), dir.join("sf960.exe")).unwrap();
+    std::fs::write(dir.join("sf960.toml"), toml).unwrap();
+    let mut gui = Command::new(common::example("uci_bench_client"))
+        .args(["gui", "--depth", "2", "--seed", "5", "--"])
+        .arg(dir.join("sf960.exe"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = common::client::line_reader(gui.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    let next = |seen: &mut Vec<String>| {
+        let (_, line) = out
+            .recv_timeout(Duration::from_secs(300))
+            .unwrap_or_else(|_| panic!("the GUI stopped talking after {seen:?}"));
+        seen.push(line.clone());
+        line
+    };
+    let proxy: u32 = next(&mut seen)
+        .strip_prefix("gui: proxy pid ")
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no proxy pid first: {seen:?}"));
+    let over = next(&mut seen);
+    assert!(over.starts_with("gui: game over: "), "{seen:?}");
+    // The GUI's own moves castle when they can, so a castle went through
+    // the proxy: "castles: gui N, engine M".
+    assert!(!over.contains("castles: gui 0"), "{over}");
+    (gui, proxy)
+}
+
+/// Kills the GUI hard; neither the proxy nor any of `engines` may outlive
+/// it.
+fn kill_the_gui(mut gui: std::process::Child, proxy: u32, engines: &[u32]) {
+    gui.kill().unwrap();
+    let _ = gui.wait();
+    assert!(
+        gone_within(proxy, GUARD),
+        "proxy {proxy} outlived the GUI killed hard"
+    );
+    for &engine in engines {
+        assert!(
+            gone_within(engine, GUARD),
+            "engine {engine} outlived the GUI killed hard"
+        );
+    }
+}
+
+/// A Windows GUI's way of adding an engine (issue 25): `sf960.exe`
+/// started with no arguments finds `sf960.toml`, which names the built-in
+/// engine (`uci960.exe engine`); a game is played to its end through it
+/// (see [`a_windows_gui_plays_a_game`]); then the GUI is killed hard and
+/// nothing is left running.
+#[test]
+fn a_windows_gui_plays_a_game_through_sf960_started_without_arguments() {
+    let dir = scratch("windows-gui");
+    std::fs::copy(common::uci960(), dir.join("uci960.exe")).unwrap();
+    // A program without a folder part is found beside the proxy: Windows
+    // looks in the starting program's folder first.
+    let (gui, proxy) = a_windows_gui_plays_a_game(
+        &dir,
+        "[engine]\nprogram = 'uci960.exe'\nargs = ['engine']\n",
+    );
+    let engines = common::children_of(proxy);
+    assert!(!engines.is_empty(), "no engine under proxy {proxy}");
+    kill_the_gui(gui, proxy, &engines);
+}
+
+/// The same GUI game with the engine on a `uci960.exe serve`: `sf960.toml`
+/// holds only `[remote]` (the Windows build's client side, as a GUI starts
+/// it); the GUI killed hard ends the proxy, its connection and the
+/// server's engine.
+#[test]
+fn a_windows_gui_plays_a_game_through_proxy_remote() {
+    let dir = scratch("windows-gui-remote");
+    let (mut server, port) = serve_builtin(&dir);
+    let (gui, proxy) = a_windows_gui_plays_a_game(
+        &dir,
+        &format!(
+            "[remote]\nurl = 'uci960s://127.0.0.1:{port}/builtin'\n\
+             token-file = 'token.txt'\nknown-hosts = 'known_hosts'\n"
+        ),
+    );
+    let engines = common::children_of(server.id());
+    assert!(!engines.is_empty(), "no engine under serve {}", server.id());
+    kill_the_gui(gui, proxy, &engines);
     let _ = server.kill();
     let _ = server.wait();
 }

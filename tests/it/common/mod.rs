@@ -39,34 +39,36 @@ pub fn uci960() -> PathBuf {
 }
 
 /// The Rust mock engine (`examples/mock_engine.rs`; its fault flags are
-/// listed there), built next to the binary under test. `cargo test` and
-/// `cargo test --no-run` build it; a run filtered with `--test it` does not
-/// build examples, so then it is built here on first use.
+/// listed there), built next to the binary under test.
 pub fn mock_engine() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let bin = uci960();
-            let dir = bin.parent().expect("the binary has a directory");
-            let path = dir
-                .join("examples")
-                .join(format!("mock_engine{}", std::env::consts::EXE_SUFFIX));
-            if !path.is_file() {
-                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-                let status = Command::new(cargo)
-                    .args(["build", "--profile", "test", "--example", "mock_engine"])
-                    .current_dir(env!("CARGO_MANIFEST_DIR"))
-                    .status();
-                assert!(
-                    path.is_file(),
-                    "{} is missing and `cargo build --profile test --example mock_engine` \
-                     did not build it ({status:?})",
-                    path.display()
-                );
-            }
-            path
-        })
-        .clone()
+    BUILT.get_or_init(|| example("mock_engine")).clone()
+}
+
+/// One of the project's examples (`examples/NAME.rs`), built next to the
+/// binary under test. `cargo test` and `cargo test --no-run` build them
+/// (`scripts/test-windows.sh` builds them with `--examples`); a run
+/// filtered with `--test it` does not, so then it is built here.
+pub fn example(name: &str) -> PathBuf {
+    let bin = uci960();
+    let dir = bin.parent().expect("the binary has a directory");
+    let path = dir
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    if !path.is_file() {
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--profile", "test", "--example", name])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status();
+        assert!(
+            path.is_file(),
+            "{} is missing and `cargo build --profile test --example {name}` \
+             did not build it ({status:?})",
+            path.display()
+        );
+    }
+    path
 }
 
 /// `--engine` arguments of `uci960 match` for the mock engine with `flags`.

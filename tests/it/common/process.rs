@@ -46,6 +46,7 @@ fn kill(pid: u32) {
 }
 
 /// Pids whose parent is `pid` (from /proc).
+#[cfg(not(windows))]
 pub fn children_of(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
     let Ok(dir) = std::fs::read_dir("/proc") else {
@@ -66,6 +67,38 @@ pub fn children_of(pid: u32) -> Vec<u32> {
     out
 }
 
+/// Pids whose parent is `pid` (from a Toolhelp snapshot of all
+/// processes; under wine too).
+#[cfg(windows)]
+pub fn children_of(pid: u32) -> Vec<u32> {
+    use windows_sys::Win32::Foundation::{CloseHandle, INVALID_HANDLE_VALUE};
+    use windows_sys::Win32::System::Diagnostics::ToolHelp::{
+        CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW,
+        TH32CS_SNAPPROCESS,
+    };
+    let mut out = Vec::new();
+    // SAFETY: a snapshot handle made, walked with a sized entry and closed
+    // once, all here.
+    unsafe {
+        let snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+        if snap == INVALID_HANDLE_VALUE {
+            return out;
+        }
+        let mut entry: PROCESSENTRY32W = std::mem::zeroed();
+        entry.dwSize = std::mem::size_of::<PROCESSENTRY32W>() as u32;
+        let mut more = Process32FirstW(snap, &mut entry);
+        while more != 0 {
+            if entry.th32ParentProcessID == pid && entry.th32ProcessID != pid {
+                out.push(entry.th32ProcessID);
+            }
+            more = Process32NextW(snap, &mut entry);
+        }
+        CloseHandle(snap);
+    }
+    out
+}
+
+#[cfg(not(windows))]
 fn parent_of(pid: u32) -> Option<u32> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // pid (comm) state ppid ...; comm may contain spaces.
