@@ -231,14 +231,20 @@ impl Io {
     /// (the last lines before exit: a status report, a `bestmove`).
     fn drain_gui(&mut self, within: Duration) {
         let deadline = Instant::now() + within;
-        while self.flush().is_ok() && self.queue[Side::Gui.index()].len() > 0 {
+        let gui = Side::Gui.index();
+        let want = Want {
+            write: [true, false],
+            ..Want::default()
+        };
+        while self.flush().is_ok() {
+            // Waited for even when the queue is empty: on Windows the last
+            // bytes may still sit with the writer thread (writable = its
+            // write is done), and exiting before it lost the engine's exit
+            // report under load.
             let left = deadline.saturating_duration_since(Instant::now());
-            let want = Want {
-                write: [true, false],
-                ..Want::default()
-            };
             match self.relay.wait(want, Some(left)) {
-                Ok(r) if r.write[Side::Gui.index()] => {}
+                Ok(r) if r.write[gui] && self.queue[gui].len() == 0 => return,
+                Ok(r) if r.write[gui] => {}
                 _ => return,
             }
         }
