@@ -349,14 +349,7 @@ fn sigterm_keeps_every_finished_game_and_the_same_command_resumes() {
     let run = dir.join("run");
     let args = shard_args(&base, "1/2", &run);
     let st = state(&run, "1/2");
-    let mut child = Command::new(common::uci960())
-        .arg("match")
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = common::spawn_match(&args);
     // The poll is the event; the deadline only guards against a hang.
     let deadline = Instant::now() + Duration::from_secs(300);
     while state_games(&st) < 2 && child.try_wait().unwrap().is_none() {

@@ -81,14 +81,7 @@ fn a_second_run_of_one_tournament_is_refused_naming_the_first() {
     let pgn = dir.join("g.pgn");
     let state = dir.join("g.pgn.state.json");
     let args = quick(400, &pgn);
-    let mut first = Command::new(common::uci960())
-        .arg("match")
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = common::spawn_match(&args);
     // The state exists once the run holds its lock.
     let deadline = Instant::now() + Duration::from_secs(120);
     while !state.exists() {
@@ -297,14 +290,7 @@ fn stalled(pgn: &Path, state: &Path, shared: bool) -> std::process::Child {
     if shared {
         args.push("--shared-pgn".into());
     }
-    let child = Command::new(common::uci960())
-        .arg("match")
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = common::spawn_match(&args);
     assert!(
         common::wait_for_file(pgn, Duration::from_secs(60), |_| pgn.exists()),
         "the match did not open its PGN"

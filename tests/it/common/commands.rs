@@ -3,7 +3,7 @@
 //! JSON, to run `uci960 match` and to have python-chess check a PGN.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
@@ -53,6 +53,19 @@ pub fn run_match(args: &[String]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("run uci960 match")
+}
+
+/// `uci960 match ARGS` started in the background, silent, with stdin
+/// closed: for the tests that act on a run while it plays.
+pub fn spawn_match(args: &[String]) -> Child {
+    Command::new(super::uci960())
+        .arg("match")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start uci960 match")
 }
 
 /// python-chess's view of a PGN (tests/python/check_pgn.py).
