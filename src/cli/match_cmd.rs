@@ -234,7 +234,7 @@ fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, TournamentCo
 }
 
 fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    super::output::note(err);
+    crate::output::note(err);
     Ok(ExitCode::from(code))
 }
 
@@ -288,7 +288,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         let mut line = text.to_string();
         line.push('\n');
         // A closed stdout loses the progress lines, not the tournament.
-        let _ = super::output::emit(&line);
+        let _ = crate::output::emit(&line);
     };
     let shard_note = (s.shard != crate::shard::Shard::WHOLE || s.run_dir.is_some()).then(|| {
         format!(
@@ -306,7 +306,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         lines: (!args.quiet).then_some(&print_line as &dyn Fn(&str)),
     };
     let report = match session::run(s, opts, fresh_seed, interrupted, &|note| {
-        super::output::note(note)
+        crate::output::note(note)
     }) {
         Ok(r) => r,
         Err(e) => return fail(super::exit::of_tournament(&e), e),
@@ -322,10 +322,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if report.sprt_stopped {
         table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }
-    super::output::emit(&table)?;
+    crate::output::emit(&table)?;
     match report.ended {
         Ended::Interrupted => {
-            super::output::note(
+            crate::output::note(
                 "interrupted; the PGN holds only complete games. Run again with --resume to finish.",
             );
             use crate::platform::interrupt::{SIGINT, exit_code, received};
