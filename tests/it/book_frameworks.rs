@@ -746,3 +746,56 @@ fn pgn_books_are_counted_and_packaged_like_their_epd_twins() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn an_engine_measures_a_pgn_books_lines_where_its_epd_twin_ends() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let dir = common::scratch_dir("book-pgn-stats-engine");
+    // Plies 0-3: most lines end away from their start position, so an
+    // engine shown the start instead of the line's end measures otherwise.
+    let flags = [
+        "book", "--start", "dfrc", "--plies", "1-3", "--count", "6", "--seed", "5",
+    ];
+    let epd = dir.join("twin.epd");
+    let pgn = dir.join("twin.pgn");
+    ok(&[&flags[..], &["-o", epd.to_str().unwrap()]].concat());
+    ok(&[
+        &flags[..],
+        &["--format", "pgn", "-o", pgn.to_str().unwrap()],
+    ]
+    .concat());
+    let engine = format!("cmd={}", sf.display());
+    let rates = |path: &Path| {
+        let out = ok(&[
+            "book",
+            "--stats",
+            path.to_str().unwrap(),
+            "--engine",
+            &engine,
+            "--depth",
+            "6",
+        ]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = |head: &str| {
+            text.lines()
+                .find(|l| l.starts_with(head))
+                .unwrap_or_else(|| panic!("no '{head}' in\n{text}"))
+                .to_string()
+        };
+        (line("draw rate"), line("White win rate"))
+    };
+    let (of_epd, of_pgn) = (rates(&epd), rates(&pgn));
+    assert_eq!(of_epd, of_pgn);
+    // Six lines measured: the histogram's buckets add up to six.
+    let buckets: u32 = of_pgn
+        .0
+        .split("; ")
+        .nth(1)
+        .unwrap()
+        .split(", ")
+        .map(|b| b.rsplit(": ").next().unwrap().parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(buckets, 6, "{of_pgn:?}");
+}

@@ -29,6 +29,8 @@ mod engine_strength;
 #[cfg(target_os = "linux")]
 mod hostile_input;
 #[cfg(target_os = "linux")]
+mod interleavings;
+#[cfg(target_os = "linux")]
 mod io_robustness;
 #[cfg(target_os = "linux")]
 mod knockout;
@@ -58,6 +60,8 @@ mod proxy_piped;
 mod proxy_python;
 #[cfg(target_os = "linux")]
 mod remote;
+#[cfg(target_os = "linux")]
+mod settings;
 #[cfg(target_os = "linux")]
 mod tournament;
 #[cfg(target_os = "linux")]
