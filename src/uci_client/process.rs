@@ -40,6 +40,9 @@ pub enum EngineEvent {
     Eof,
     /// Reading failed; stdout is treated as closed after this.
     ReadError(String),
+    /// Reading failed because uci960 is out of resources (memory; on
+    /// Windows the reader thread could not start): not the engine's doing.
+    OutOfResources(String),
 }
 
 /// Why no event came.
@@ -335,6 +338,9 @@ impl EngineProcess {
                 ReadOutcome::Eof => self.stream = Stream::Ended,
                 ReadOutcome::Error(e) => {
                     self.stream = Stream::Ended;
+                    if platform::is_out_of_resources(&e) {
+                        return Ok(EngineEvent::OutOfResources(e.to_string()));
+                    }
                     return Ok(EngineEvent::ReadError(e.to_string()));
                 }
                 ReadOutcome::Timeout => return Err(RecvError::Timeout),
