@@ -455,6 +455,40 @@ fn full_stderr() -> (std::io::PipeReader, std::io::PipeWriter) {
     (reader, writer)
 }
 
+/// A proxy before the mock with `flag`, its stderr `stderr`: the handshake
+/// and one `go depth 1`, whose `bestmove` comes before the `readyok` of
+/// the `isready` after it. The proxy, its engine's pid, its stdin and
+/// stdout (kept: a closed stdout would end the proxy).
+fn one_move_through_a_proxy(flag: &str, stderr: std::io::PipeWriter) -> ProxyAfterAMove {
+    let mock = common::mock_engine();
+    let mut child = Command::new(common::uci960())
+        .args(["proxy", "--", mock.to_str().unwrap(), flag])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let engine = engine_of(child.id());
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = common::client::line_reader(child.stdout.take().unwrap());
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
+        .unwrap();
+    let said = common::client::lines_before(&lines, "readyok", GUARD);
+    assert!(
+        said.iter().any(|l| l.starts_with("bestmove")),
+        "{flag}: {said:?}"
+    );
+    (child, engine, stdin, lines)
+}
+
+type ProxyAfterAMove = (
+    Child,
+    u32,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<(Instant, String)>,
+);
+
 /// Issue 21: a stderr pipe that nobody reads hung the proxy and `match`,
 /// and SIGTERM was then ignored (the watchdog wrote to stderr before
 /// exiting). Lines to a full stderr are now dropped: a match runs to its
@@ -474,36 +508,10 @@ fn a_full_stderr_blocks_neither_a_command_nor_a_signal() {
     let status = wait_exit(&mut out);
     assert_eq!(status.code(), Some(0));
 
-    let mock = common::mock_engine();
-    let mut child = Command::new(common::uci960())
-        // An engine line longer than the limit is reported on stderr.
-        .args(["proxy", "--", mock.to_str().unwrap(), "--long-line=2097152"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(full)
-        .spawn()
-        .unwrap();
-    let engine = engine_of(child.id());
-    let mut stdin = child.stdin.take().unwrap();
-    let lines = common::client::line_reader(child.stdout.take().unwrap());
-    // The long line before the bestmove is reported on stderr: the proxy
-    // used to block there for good.
-    stdin
-        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
-        .unwrap();
-    let deadline = Instant::now() + GUARD;
-    let mut said = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let (_, line) = lines
-            .recv_timeout(left)
-            .unwrap_or_else(|e| panic!("{e:?}: {said:?}"));
-        if line == "readyok" {
-            break;
-        }
-        said.push(line);
-    }
-    assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    // An engine line longer than the limit is reported on stderr before
+    // the bestmove: the proxy used to block there for good.
+    let (mut child, engine, _stdin, _stdout) =
+        one_move_through_a_proxy("--long-line=2097152", full);
     signal(child.id(), libc::SIGTERM);
     let status = wait_exit(&mut child);
     assert_eq!(status.code(), Some(128 + 15));
@@ -650,41 +658,11 @@ fn engines_die_with_a_sigkilled_match() {
 /// it is read), SIGTERM with 128 + 15, the engine with it.
 #[test]
 fn an_engine_writing_to_a_stderr_nobody_reads_does_not_hang_the_proxy() {
-    let mock = common::mock_engine();
     for sigterm in [false, true] {
         let (mut keep, full) = full_stderr();
-        let mut child = Command::new(common::uci960())
-            // 1 MiB to stderr before each bestmove.
-            .args([
-                "proxy",
-                "--",
-                mock.to_str().unwrap(),
-                "--spam-stderr=1048576",
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(full)
-            .spawn()
-            .unwrap();
-        let engine = engine_of(child.id());
-        let mut stdin = child.stdin.take().unwrap();
-        let lines = common::client::line_reader(child.stdout.take().unwrap());
-        stdin
-            .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
-            .unwrap();
-        let deadline = Instant::now() + GUARD;
-        let mut said = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let (_, line) = lines
-                .recv_timeout(left)
-                .unwrap_or_else(|e| panic!("{e:?} (sigterm: {sigterm}): {said:?}"));
-            if line == "readyok" {
-                break;
-            }
-            said.push(line);
-        }
-        assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+        // 1 MiB to stderr before each bestmove.
+        let (mut child, engine, mut stdin, _stdout) =
+            one_move_through_a_proxy("--spam-stderr=1048576", full);
         if sigterm {
             signal(child.id(), libc::SIGTERM);
             let status = wait_exit(&mut child);

@@ -564,18 +564,7 @@ fn a_full_stderr_blocks_neither_the_proxy_nor_its_engine() {
     stdin
         .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
         .unwrap();
-    let deadline = std::time::Instant::now() + GUARD;
-    let mut said = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        let (_, line) = lines
-            .recv_timeout(left)
-            .unwrap_or_else(|e| panic!("{e:?}: {said:?}"));
-        if line == "readyok" {
-            break;
-        }
-        said.push(line);
-    }
+    let said = common::client::lines_before(&lines, "readyok", GUARD);
     assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
     stdin.write_all(b"quit\n").unwrap();
     drop(stdin);
