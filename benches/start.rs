@@ -3,7 +3,10 @@
 //! less so):
 //! * SP decode vs shakmaty's `Board::chess960`;
 //! * each method's positions per second vs the bare ChaCha8 words it eats;
-//! * exact analysis time per method.
+//! * exact analysis time per method;
+//! * the random-plies rule (no ply that ends the game, by rejection: one
+//!   look-ahead per ply) vs plies drawn blind among the legal moves, and vs
+//!   the same rule done as a filter first (one look-ahead per legal move).
 //!
 //! Rates are per second of this thread's CPU time (the wall-clock rate is
 //! printed beside the method rates): on a shared machine the wall clock also
@@ -17,9 +20,11 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
+use shakmaty::{Chess, Position};
+use uci960::openings::plies::play_random_plies;
 use uci960::openings::{MethodSpec, PositionSource};
 use uci960::platform::cpu::thread_cpu_time;
-use uci960::start::BackRank;
+use uci960::start::{BackRank, StartPosition};
 
 /// Runs `f` in batches until `budget` of CPU time has passed; returns calls
 /// per CPU-second and per wall-second.
@@ -57,6 +62,81 @@ fn time_method(method: &str, budget: Duration, words: Option<f64>) {
         Some(words) => println!("   ({:.1} ChaCha words' time each)", words / per_sec),
         None => println!(),
     }
+}
+
+/// The 960 start positions, to play plies from.
+fn start_positions() -> Vec<Chess> {
+    (0..960)
+        .map(|sp| StartPosition::from_sp(sp).unwrap().to_chess())
+        .collect()
+}
+
+/// `PLIES` plies from each start in turn, each chosen by `choose`:
+/// openings per CPU-second.
+fn time_plies(
+    budget: Duration,
+    starts: &[Chess],
+    mut choose: impl FnMut(&mut Chess, &mut Vec<shakmaty::Move>, &mut ChaCha8Rng),
+) -> f64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let mut moves = Vec::new();
+    let mut next = starts.iter().cycle();
+    rate(budget, 100, |n| {
+        for _ in 0..n {
+            let mut pos = next.next().unwrap().clone();
+            moves.clear();
+            choose(&mut pos, &mut moves, &mut rng);
+            black_box(&pos);
+        }
+    })
+}
+
+const PLIES: u32 = 8;
+
+/// The random-plies rule beside its two alternatives.
+fn time_random_plies(budget: Duration) {
+    let starts = start_positions();
+    let blind = time_plies(budget, &starts, |pos, moves, rng| {
+        for _ in 0..PLIES {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[rng.next_u32() as usize % legal.len()];
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+    });
+    let rule = time_plies(budget, &starts, |pos, moves, rng| {
+        play_random_plies(pos, moves, PLIES, rng);
+    });
+    let filter_first = time_plies(budget, &starts, |pos, moves, rng| {
+        for _ in 0..PLIES {
+            let going_on: Vec<_> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| {
+                    let mut next = pos.clone();
+                    next.play_unchecked(m);
+                    !next.is_game_over()
+                })
+                .collect();
+            if going_on.is_empty() {
+                break;
+            }
+            let m = going_on[rng.next_u32() as usize % going_on.len()];
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+    });
+    println!(
+        "random plies ({PLIES} from each SP)   blind {:>7.1} k/s   rule (rejection) {:>7.1} k/s   ratio {:.2}   filter first {:>7.1} k/s   ratio {:.2}",
+        blind / 1e3,
+        rule / 1e3,
+        blind / rule,
+        filter_first / 1e3,
+        blind / filter_first
+    );
 }
 
 fn main() {
@@ -120,6 +200,7 @@ fn main() {
     ] {
         time_method(method, budget, Some(words));
     }
+    time_random_plies(budget);
     for method in ["die", "bag-redraw", "bag-swap", "random", "dfrc"] {
         let spec: MethodSpec = method.parse().unwrap();
         let start = Instant::now();

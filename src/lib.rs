@@ -61,6 +61,7 @@ pub mod keyword;
 pub mod lines;
 pub mod notation;
 pub mod openings;
+pub mod output;
 pub mod perft;
 pub mod platform;
 pub mod proxy;

@@ -8,6 +8,7 @@ use clap::Args;
 use num_traits::ToPrimitive;
 
 use crate::openings::{MethodSpec, PositionSource};
+use crate::output::{Column, Table, emit, json};
 use crate::start::POSITIONS;
 use crate::start::analysis::{ChiSquare, Exact, Summary, chi_square, ratio_text, summarize};
 
@@ -60,10 +61,14 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let text = match args.format {
-        AnalyzeFormat::Json => format!("{}\n", to_json(&spec, &exact, &summary, mc.as_ref())),
+        AnalyzeFormat::Json => {
+            let mut line = String::new();
+            json::line(&to_json(&spec, &exact, &summary, mc.as_ref()), &mut line);
+            line
+        }
         AnalyzeFormat::Table => to_table(&spec, &exact, &summary, mc.as_ref()),
     };
-    super::output::emit(&text)?;
+    emit(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -134,21 +139,22 @@ fn to_table(spec: &MethodSpec, exact: &Exact, summary: &Summary, mc: Option<&Chi
         f(&summary.total_variation)
     );
     let _ = writeln!(out, "probability classes (highest first):");
-    let _ = writeln!(
-        out,
-        "  {:>14}  {:>12}  {:>9}  {:>5}",
-        "probability", "", "x uniform", "count"
-    );
+    let mut classes = Table::new(vec![
+        Column::right("probability", 14),
+        Column::right("", 12),
+        Column::right("x uniform", 9),
+        Column::right("count", 5),
+    ])
+    .with_gaps("  ", "  ");
     for (p, count) in &summary.classes {
-        let _ = writeln!(
-            out,
-            "  {:>14}  {:>12.8}  {:>9.4}  {:>5}",
+        classes.push(vec![
             ratio_text(p),
-            f(p),
-            f(p) * 960.0,
-            count
-        );
+            format!("{:.8}", f(p)),
+            format!("{:.4}", f(p) * 960.0),
+            count.to_string(),
+        ]);
     }
+    classes.write(&mut out);
     if let Some(mc) = mc {
         let _ = writeln!(
             out,

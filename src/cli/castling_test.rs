@@ -21,7 +21,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::conformance::engine_driver::EngineDriver;
-use crate::conformance::junit::junit_xml;
+use crate::conformance::junit::junit;
 use crate::conformance::report::{CheckName, SuiteReport};
 use crate::conformance::suite::{
     DEFAULT_DFRC_POSITIONS, DEFAULT_PERFT_DEPTH, DEFAULT_SEARCH_DEPTH, Material, SuiteOptions,
@@ -30,6 +30,7 @@ use crate::conformance::suite::{
 use crate::conformance::table::{engines_table, proxy_table};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::notation::fen::FenFlavour;
+use crate::output::{self, Destination};
 use crate::uci_client::EngineCommand;
 
 #[derive(Args, Debug)]
@@ -259,7 +260,7 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         text.push_str(&engines_table(&all));
     }
     write_reports(&args, &runs)?;
-    super::output::emit(&text)?;
+    crate::output::emit(&text)?;
     if could_not_start {
         return Ok(ExitCode::from(super::exit::RUNTIME));
     }
@@ -288,7 +289,7 @@ fn check_reports(args: &CastlingTestArgs) -> anyhow::Result<()> {
 }
 
 /// `--json` (one engine direct: the report; otherwise `{"passed", "runs"}`)
-/// and `--junit`.
+/// and `--junit`, each replacing its file whole.
 fn write_reports(args: &CastlingTestArgs, runs: &[SuiteReport]) -> anyhow::Result<()> {
     if let Some(path) = &args.json {
         let json = match runs {
@@ -298,11 +299,10 @@ fn write_reports(args: &CastlingTestArgs, runs: &[SuiteReport]) -> anyhow::Resul
                 "runs": runs.iter().map(SuiteReport::to_json).collect::<Vec<_>>(),
             }),
         };
-        let text = serde_json::to_string_pretty(&json)?;
-        crate::files::replace("JSON report", path, (text + "\n").as_bytes())?;
+        Destination::file("JSON report", path).write(&output::json::pretty(&json))?;
     }
     if let Some(path) = &args.junit {
-        crate::files::replace("JUnit report", path, junit_xml(runs).as_bytes())?;
+        Destination::file("JUnit report", path).write(&output::junit::render(&junit(runs)))?;
     }
     Ok(())
 }

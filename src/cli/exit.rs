@@ -19,13 +19,13 @@
 
 use std::process::ExitCode;
 
-use super::output::StdoutError;
 use crate::conformance::driver::DriverError;
 use crate::engines::SetupError;
 use crate::files::{LockError, ReplaceError};
+use crate::output::{StdoutError, WriteError};
 use crate::proxy::run::ProxyEnd;
 use crate::tournament::merge::MergeError;
-use crate::tournament::output::OutputError;
+use crate::tournament::progress::OutputError;
 use crate::tournament::session::TournamentError;
 use crate::tournament::state::StateError;
 use crate::uci_client::{EngineError, SpawnError};
@@ -40,7 +40,11 @@ pub const STDOUT_CLOSED: u8 = 141;
 /// The exit status for an error.
 pub fn code_of(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
-        if let Some(out) = cause.downcast_ref::<StdoutError>() {
+        let stdout = match cause.downcast_ref::<WriteError>() {
+            Some(WriteError::Stdout(out)) => Some(out),
+            _ => cause.downcast_ref::<StdoutError>(),
+        };
+        if let Some(out) = stdout {
             return match out {
                 StdoutError::Closed => STDOUT_CLOSED,
                 StdoutError::Failed(_) => RUNTIME,
@@ -123,7 +127,7 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     let code = code_of(err);
     if code != STDOUT_CLOSED {
         // stderr itself may be gone or full: nothing more to do then.
-        super::output::note(message(err));
+        crate::output::note(message(err));
     }
     ExitCode::from(code)
 }
@@ -149,6 +153,8 @@ mod tests {
     #[test]
     fn classes() {
         let closed = anyhow::Error::new(StdoutError::Closed).context("show");
+        assert_eq!(code_of(&closed), STDOUT_CLOSED);
+        let closed = anyhow::Error::new(WriteError::Stdout(StdoutError::Closed));
         assert_eq!(code_of(&closed), STDOUT_CLOSED);
         let full = anyhow::Error::new(StdoutError::from(std::io::Error::from(
             std::io::ErrorKind::StorageFull,

@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use clap::Args;
 
+use super::keyword::keyword;
 use crate::engines::{EngineKeys, group_engine_tokens};
 use crate::tournament::config::{
     self, TournamentConfig, TournamentConfigError, parse_draw, parse_openings, parse_resign,
@@ -30,7 +31,7 @@ pub struct MatchArgs {
     pub engine: Vec<String>,
     /// How engines are paired: round-robin, gauntlet (the first engine
     /// against each other one), knockout (a seeded bracket) [default: round-robin].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = keyword::<TournamentKind>())]
     pub tournament: Option<TournamentKind>,
     /// Games of each pairing per round, rounded up to even (each opening
     /// twice, colours reversed) [default: 2].
@@ -233,7 +234,7 @@ fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, TournamentCo
 }
 
 fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    super::output::note(err);
+    crate::output::note(err);
     Ok(ExitCode::from(code))
 }
 
@@ -287,7 +288,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         let mut line = text.to_string();
         line.push('\n');
         // A closed stdout loses the progress lines, not the tournament.
-        let _ = super::output::emit(&line);
+        let _ = crate::output::emit(&line);
     };
     let shard_note = (s.shard != crate::shard::Shard::WHOLE || s.run_dir.is_some()).then(|| {
         format!(
@@ -305,7 +306,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         lines: (!args.quiet).then_some(&print_line as &dyn Fn(&str)),
     };
     let report = match session::run(s, opts, fresh_seed, interrupted, &|note| {
-        super::output::note(note)
+        crate::output::note(note)
     }) {
         Ok(r) => r,
         Err(e) => return fail(super::exit::of_tournament(&e), e),
@@ -321,10 +322,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if report.sprt_stopped {
         table.push_str("SPRT: a bound was crossed; the match stopped early.\n");
     }
-    super::output::emit(&table)?;
+    crate::output::emit(&table)?;
     match report.ended {
         Ended::Interrupted => {
-            super::output::note(
+            crate::output::note(
                 "interrupted; the PGN holds only complete games. Run again with --resume to finish.",
             );
             use crate::platform::interrupt::{SIGINT, exit_code, received};

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::tournament::merge;
-use crate::tournament::output::write_json;
+use crate::tournament::progress::write_json;
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
@@ -31,7 +31,7 @@ pub struct MergeArgs {
 }
 
 fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
-    super::output::note(err);
+    crate::output::note(err);
     Ok(ExitCode::from(code))
 }
 
@@ -52,7 +52,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     }
     let mut text = m.summary();
     text.push_str(&m.standings.render());
-    super::output::emit(&text)?;
+    crate::output::emit(&text)?;
     if m.partial() || merge::sprt_failed(&m) {
         return Ok(ExitCode::from(1));
     }

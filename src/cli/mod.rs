@@ -7,9 +7,9 @@ pub mod book;
 pub mod castling_test;
 pub mod engine;
 pub mod exit;
+pub mod keyword;
 pub mod match_cmd;
 pub mod merge;
-pub mod output;
 pub mod positions;
 pub mod proxy;
 pub mod serve;
@@ -65,12 +65,12 @@ pub fn parse() -> Result<Cli, ExitCode> {
     match aliases::translate(&texts[2..]) {
         Ok(t) => {
             for n in &t.notes {
-                output::note(n);
+                crate::output::note(n);
             }
             Ok(Cli::parse_from(texts[..2].iter().cloned().chain(t.args)))
         }
         Err(e) => {
-            output::note(format_args!("match: {e}"));
+            crate::output::note(format_args!("match: {e}"));
             Err(ExitCode::from(2))
         }
     }
@@ -106,7 +106,7 @@ pub fn seed_or_announce(seed: Option<u64>) -> u64 {
         );
         hasher.write_u32(std::process::id());
         let seed = hasher.finish();
-        output::note(format_args!("seed {seed}"));
+        crate::output::note(format_args!("seed {seed}"));
         seed
     })
 }

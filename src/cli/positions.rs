@@ -1,13 +1,48 @@
-//! `uci960 positions`: draw start positions by a method and print them.
+//! `uci960 positions`: draw start positions by a method and print them,
+//! each in the format chosen: its documents rendered by the output room
+//! (FEN and EPD fields, a PGN game by the one PGN writer, a diagram, a
+//! JSON line).
 
+use std::fmt::Write as _;
 use std::process::ExitCode;
+use std::str::FromStr;
 
 use anyhow::bail;
 use clap::Args;
 
-use super::output::{Format, emit, render};
-use crate::openings::{MethodSpec, PositionSource, replay};
+use crate::game::pgn::{PgnGame, write_game};
+use crate::notation::fen::FenFlavour;
+use crate::openings::{Drawn, MethodSpec, PositionSource, replay};
+use crate::output::{board::diagram, emit, epd, json};
 use crate::start::method::procedure::split_tokens;
+
+/// How `positions` prints each position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Format {
+    /// X-FEN, one a line.
+    Fen,
+    /// Shredder-FEN, one a line.
+    Shredder,
+    /// Four FEN fields (X-FEN castling), for cutechess-cli and fastchess books.
+    Epd,
+    /// The start-position number; `W/B` for DFRC.
+    Sp,
+    /// One empty game per position with Variant, SetUp and FEN tags, by
+    /// `game::pgn`'s writer (so it also carries `PlyCount "0"`, which the
+    /// old hand-written stub lacked).
+    Pgn,
+    /// A text diagram with the record.
+    Board,
+    /// One JSON object a line.
+    Json,
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        <Format as clap::ValueEnum>::from_str(s, true)
+    }
+}
 
 #[derive(Args, Debug)]
 pub struct PositionsArgs {
@@ -69,4 +104,54 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
     }
     emit(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One position in `format`; `index` counts from 1 (PGN round numbers).
+pub fn render(drawn: &Drawn, format: Format, index: usize, out: &mut String) {
+    match format {
+        Format::Fen => {
+            out.push_str(&drawn.fen(FenFlavour::XFen));
+            out.push('\n');
+        }
+        Format::Shredder => {
+            out.push_str(&drawn.fen(FenFlavour::Shredder));
+            out.push('\n');
+        }
+        Format::Epd => epd::Record::start(out, &drawn.position, FenFlavour::XFen).end(),
+        Format::Sp => {
+            out.push_str(&drawn.sp_label());
+            out.push('\n');
+        }
+        Format::Pgn => {
+            // An empty game from the position, with the roster, Variant,
+            // SetUp, FEN and PlyCount tags.
+            let tags = [
+                ("Event", format!("uci960 {} position {index}", drawn.method)),
+                ("Date", "????.??.??".to_string()),
+                ("Round", index.to_string()),
+            ];
+            out.push_str(&write_game(&PgnGame {
+                tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
+                start: &drawn.position,
+                moves: &[],
+                book_plies: 0,
+                infos: &[],
+                result: "*",
+                final_comment: None,
+            }));
+        }
+        Format::Board => {
+            let _ = writeln!(
+                out,
+                "#{index}  SP {}  method {}",
+                drawn.sp_label(),
+                drawn.method
+            );
+            out.push_str(&diagram(&drawn.position));
+            let _ = writeln!(out, "X-FEN:    {}", drawn.fen(FenFlavour::XFen));
+            let _ = writeln!(out, "Shredder: {}", drawn.fen(FenFlavour::Shredder));
+            let _ = writeln!(out, "record:   {}\n", drawn.record);
+        }
+        Format::Json => json::line(&drawn.to_json(), out),
+    }
 }

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use super::output::{color_name, diagram, emit};
 use crate::notation::fen::{FenFlavour, parse_position, position_fen};
+use crate::output::board::{color_name, diagram};
+use crate::output::emit;
 use crate::start::StartPosition;
 
 #[derive(Args, Debug)]

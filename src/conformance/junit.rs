@@ -1,39 +1,13 @@
-//! The suite's reports as JUnit XML, the form CI systems (GitHub Actions
-//! test reporters, GitLab, Jenkins) read: one `<testsuite>` per engine run,
-//! one `<testcase>` per check; a failing check's `<failure>` has the
-//! diagnosis and the first reproducer as its message and every kept
-//! failure in its text; a skipped check has `<skipped>` with the reason.
-//!
-//! The attributes are the ones the common JUnit schema (Apache Ant's,
-//! as published by windyroad and used by Jenkins) requires: `testsuite`
-//! has `name`, `tests`, `failures`, `errors`, `skipped`, `time`,
-//! `timestamp`, `hostname`, `id` and `package`; `testcase` has `name`,
-//! `classname` and `time`; `failure` has `message` and `type`.
+//! The suite's reports as a JUnit document ([`crate::output::junit`]
+//! writes it as XML, the form CI systems read): one suite per engine run,
+//! one case per check; a failing check's failure has the diagnosis and the
+//! first reproducer as its message and every kept failure in its text; a
+//! skipped check carries the reason.
 
 use std::fmt::Write as _;
 
 use super::report::{CheckReport, Failure, SuiteReport, Verdict};
-
-/// Escapes text for an XML attribute or element; characters XML 1.0 does
-/// not allow (engine garbage) become U+FFFD, line breaks in attributes
-/// stay line breaks (`&#10;`).
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' => out.push('\t'),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::output::junit::{Outcome, TestCase, TestSuite, TestSuites, hostname, timestamp_now};
 
 /// The message of a failing check: its diagnoses and the first reproducer.
 fn failure_message(c: &CheckReport) -> String {
@@ -74,114 +48,131 @@ fn failure_text(f: &Failure) -> String {
     t
 }
 
-/// The machine's name for `hostname` (the schema requires one).
-fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("COMPUTERNAME").ok())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
+/// The JUnit document for one or more runs.
+pub fn junit(runs: &[SuiteReport]) -> TestSuites {
+    let timestamp = timestamp_now();
+    let host = hostname();
+    let suites = runs
+        .iter()
+        .map(|r| {
+            let name = r.title();
+            TestSuite {
+                package: "castling-test".into(),
+                hostname: host.clone(),
+                timestamp: timestamp.clone(),
+                seconds: r.seconds,
+                properties: [
+                    ("engine", r.engine.clone()),
+                    ("through_proxy", r.through_proxy.to_string()),
+                    ("perft_depth", r.perft_depth.to_string()),
+                    ("search_depth", r.search_depth.to_string()),
+                ]
+                .map(|(k, v)| (k.to_string(), v))
+                .to_vec(),
+                cases: r
+                    .checks
+                    .iter()
+                    .map(|c| TestCase {
+                        name: c.check.to_string(),
+                        classname: format!("castling-test.{name}"),
+                        seconds: c.seconds,
+                        outcome: outcome(c),
+                    })
+                    .collect(),
+                name,
+            }
+        })
+        .collect();
+    TestSuites {
+        name: "uci960 castling-test".into(),
+        suites,
+    }
 }
 
-/// The JUnit XML document for one or more runs.
-pub fn junit_xml(runs: &[SuiteReport]) -> String {
-    // xs:dateTime without a zone, as the schema's pattern wants.
-    let timestamp: String = crate::utc::UtcTime::now()
-        .rfc3339_micros()
-        .chars()
-        .take(19)
-        .collect();
-    let host = escape(&hostname());
-    let count = |r: &SuiteReport, want: fn(&Verdict) -> bool| {
-        r.checks.iter().filter(|c| want(&c.verdict)).count()
-    };
-    let failed = |v: &Verdict| *v == Verdict::Fail;
-    let skipped = |v: &Verdict| matches!(v, Verdict::Skip(_));
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"uci960 castling-test\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
-        runs.iter().map(|r| r.checks.len()).sum::<usize>(),
-        runs.iter().map(|r| count(r, failed)).sum::<usize>(),
-        runs.iter().map(|r| count(r, skipped)).sum::<usize>(),
-        runs.iter().map(|r| r.seconds).sum::<f64>(),
-    );
-    for (id, r) in runs.iter().enumerate() {
-        let name = escape(&r.title());
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{name}\" package=\"castling-test\" id=\"{id}\" hostname=\"{host}\" timestamp=\"{timestamp}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
-            r.checks.len(),
-            count(r, failed),
-            count(r, skipped),
-            r.seconds
-        );
-        out.push_str("    <properties>\n");
-        for (k, v) in [
-            ("engine", r.engine.clone()),
-            ("through_proxy", r.through_proxy.to_string()),
-            ("perft_depth", r.perft_depth.to_string()),
-            ("search_depth", r.search_depth.to_string()),
-        ] {
-            let _ = writeln!(
-                out,
-                "      <property name=\"{k}\" value=\"{}\"/>",
-                escape(&v)
-            );
-        }
-        out.push_str("    </properties>\n");
-        for c in &r.checks {
-            let _ = write!(
-                out,
-                "    <testcase name=\"{}\" classname=\"castling-test.{name}\" time=\"{:.3}\"",
-                c.check, c.seconds
-            );
-            match &c.verdict {
-                Verdict::Pass => out.push_str("/>\n"),
-                Verdict::Skip(reason) => {
-                    let _ = writeln!(
-                        out,
-                        ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                        escape(reason)
-                    );
-                }
-                Verdict::Fail => {
-                    let kind = c
-                        .diagnoses
-                        .first()
-                        .map(|d| d.diagnosis.name())
-                        .unwrap_or_else(|| "wrong-answer".into());
-                    let text: String = c
-                        .first_failures
-                        .iter()
-                        .map(failure_text)
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                    let _ = writeln!(
-                        out,
-                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
-                        escape(&failure_message(c)),
-                        escape(&kind),
-                        escape(&text)
-                    );
-                }
-            }
-        }
-        out.push_str("    <system-out/>\n    <system-err/>\n  </testsuite>\n");
+fn outcome(c: &CheckReport) -> Outcome {
+    match &c.verdict {
+        Verdict::Pass => Outcome::Passed,
+        Verdict::Skip(reason) => Outcome::Skipped {
+            message: reason.clone(),
+        },
+        Verdict::Fail => Outcome::Failed {
+            message: failure_message(c),
+            kind: c
+                .diagnoses
+                .first()
+                .map(|d| d.diagnosis.name())
+                .unwrap_or_else(|| "wrong-answer".into()),
+            text: c
+                .first_failures
+                .iter()
+                .map(failure_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        },
     }
-    out.push_str("</testsuites>\n");
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::conformance::diagnosis::Diagnosis;
+    use crate::conformance::report::{CheckName, CheckTally};
 
     #[test]
-    fn escapes_markup_and_control_characters() {
-        assert_eq!(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
-        assert_eq!(escape("x\u{1}y\nz"), "x\u{FFFD}y&#10;z");
+    fn a_failing_check_carries_its_diagnosis_and_reproducer() {
+        let mut t = CheckTally::new(CheckName::ForcedCastle);
+        t.fail(
+            Failure::wrong(
+                "x",
+                "8/8/8/8/8/8/8/K6k w - - 0 1",
+                vec!["position startpos".into()],
+                "e1h1",
+                "e1g1",
+            )
+            .diagnosed(Diagnosis::KingTwoSquares),
+        );
+        let run = SuiteReport {
+            engine: "Alpha".into(),
+            through_proxy: true,
+            perft_depth: 3,
+            search_depth: 2,
+            seconds: 1.0,
+            checks: vec![
+                t.finish(0.5),
+                CheckReport::skipped(CheckName::PerftStart, "no perft"),
+            ],
+        };
+        let doc = junit(&[run]);
+        let suite = &doc.suites[0];
+        assert_eq!(suite.name, "Alpha through uci960 proxy");
+        assert_eq!(suite.properties[1], ("through_proxy".into(), "true".into()));
+        assert_eq!(
+            suite.cases[0].classname,
+            "castling-test.Alpha through uci960 proxy"
+        );
+        let Outcome::Failed {
+            message,
+            kind,
+            text,
+        } = &suite.cases[0].outcome
+        else {
+            panic!("{:?}", suite.cases[0].outcome)
+        };
+        assert_eq!(kind, "king-two-squares");
+        assert!(
+            message.starts_with("1 of 1 positions failed\n"),
+            "{message}"
+        );
+        assert!(
+            message.contains("x: expected e1h1, got e1g1\nreproduce:\nposition startpos"),
+            "{message}"
+        );
+        assert!(text.contains("diagnosis: "), "{text}");
+        assert_eq!(
+            suite.cases[1].outcome,
+            Outcome::Skipped {
+                message: "no perft".into()
+            }
+        );
     }
 }

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::diagnosis::{Diagnosis, FailureKind, piece_count};
 use crate::keyword::UnknownWord;
+use crate::output::{Column, Table};
 
 /// The checks, in the order they run and are printed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, PartialOrd, Ord)]
@@ -438,26 +439,30 @@ impl SuiteReport {
     pub fn render(&self) -> String {
         let mut out = String::new();
         out.push_str(&format!("castling-test: {}\n\n", self.title()));
-        out.push_str(&format!(
-            "{:<19} {:<6} {:>9} {:>8} {:>8}  {}\n",
-            "check", "result", "positions", "failures", "seconds", "notes"
-        ));
+        let mut table = Table::new(vec![
+            Column::left("check", 19),
+            Column::left("result", 6),
+            Column::right("positions", 9),
+            Column::right("failures", 8),
+            Column::right("seconds", 8),
+            Column::left("notes", 0).after("  "),
+        ]);
         for c in &self.checks {
             let (result, why) = match &c.verdict {
                 Verdict::Pass => ("pass", c.note.clone().unwrap_or_default()),
                 Verdict::Fail => ("FAIL", c.note.clone().unwrap_or_default()),
                 Verdict::Skip(reason) => ("skip", reason.clone()),
             };
-            out.push_str(&format!(
-                "{:<19} {:<6} {:>9} {:>8} {:>8.1}  {}\n",
-                c.check.as_str(),
-                result,
-                c.positions,
-                c.failures,
-                c.seconds,
-                why
-            ));
+            table.push(vec![
+                c.check.as_str().to_string(),
+                result.to_string(),
+                c.positions.to_string(),
+                c.failures.to_string(),
+                format!("{:.1}", c.seconds),
+                why,
+            ]);
         }
+        table.write(&mut out);
         for c in self.checks.iter().filter(|c| c.failures > 0) {
             out.push_str(&format!(
                 "\n{}: {} of {} positions failed{}\n",

@@ -1,11 +1,13 @@
 //! Several runs side by side: one table, a row per check and a column per
 //! engine (`--engine A --engine B`), and for `--through-proxy` what the
 //! proxy changes per check: repaired, not repaired (and why, from the
-//! diagnoses), or broken by the proxy.
+//! diagnoses), or broken by the proxy. Built as [`Table`]s, laid out by
+//! the output room.
 
 use std::fmt::Write as _;
 
 use super::report::{CheckName, CheckReport, SuiteReport, Verdict};
+use crate::output::{Column, Table};
 
 /// `pass`, `FAIL 3/114`, `skip`, or `-` when the check was not selected.
 fn cell(c: Option<&CheckReport>) -> String {
@@ -29,24 +31,20 @@ fn checks_of(runs: &[&SuiteReport]) -> Vec<CheckName> {
 /// The table with a column per run, then each run's distinct diagnoses.
 pub fn engines_table(runs: &[&SuiteReport]) -> String {
     let titles: Vec<String> = runs.iter().map(|r| r.title()).collect();
-    let widths: Vec<usize> = titles.iter().map(|t| t.chars().count().max(11)).collect();
-    let mut out = format!("{:<19}", "check");
-    for (t, w) in titles.iter().zip(&widths) {
-        let _ = write!(out, "  {t:<w$}");
+    let mut columns = vec![Column::left("check", 19)];
+    for t in &titles {
+        columns.push(Column::left(t.as_str(), t.chars().count().max(11)).after("  "));
     }
-    out.push('\n');
+    let mut table = Table::new(columns);
     for check in checks_of(runs) {
-        let _ = write!(out, "{:<19}", check.as_str());
-        for (r, w) in runs.iter().zip(&widths) {
-            let _ = write!(out, "  {:<w$}", cell(r.check(check)));
-        }
-        out.push('\n');
+        let mut row = vec![check.as_str().to_string()];
+        row.extend(runs.iter().map(|r| cell(r.check(check))));
+        table.push(row);
     }
-    let _ = write!(out, "{:<19}", "seconds");
-    for (r, w) in runs.iter().zip(&widths) {
-        let _ = write!(out, "  {:<w$}", format!("{:.1}", r.seconds));
-    }
-    out.push('\n');
+    let mut row = vec!["seconds".to_string()];
+    row.extend(runs.iter().map(|r| format!("{:.1}", r.seconds)));
+    table.push(row);
+    let mut out = table.render();
     for (r, title) in runs.iter().zip(&titles) {
         let diagnoses = r.diagnoses();
         if diagnoses.is_empty() {
@@ -116,12 +114,12 @@ pub fn proxy_effect(direct: Option<&CheckReport>, proxied: Option<&CheckReport>)
 
 /// The per-check comparison of a direct run and a run through the proxy.
 pub fn proxy_table(direct: &SuiteReport, proxied: &SuiteReport) -> String {
-    let mut out = format!("what `uci960 proxy` changes for {}:\n", direct.engine);
-    let _ = writeln!(
-        out,
-        "{:<19}  {:<14}  {:<14}  proxy",
-        "check", "direct", "through proxy"
-    );
+    let mut table = Table::new(vec![
+        Column::left("check", 19),
+        Column::left("direct", 14).after("  "),
+        Column::left("through proxy", 14).after("  "),
+        Column::left("proxy", 0).after("  "),
+    ]);
     for check in checks_of(&[direct, proxied]) {
         let (d, p) = (direct.check(check), proxied.check(check));
         let effect = match proxy_effect(d, p) {
@@ -141,15 +139,13 @@ pub fn proxy_table(direct: &SuiteReport, proxied: &SuiteReport) -> String {
             ProxyEffect::Broken => "BROKEN by the proxy".to_string(),
             ProxyEffect::Other(why) => why,
         };
-        let _ = writeln!(
-            out,
-            "{:<19}  {:<14}  {:<14}  {effect}",
-            check.as_str(),
-            cell(d),
-            cell(p)
-        );
+        table.push(vec![check.as_str().to_string(), cell(d), cell(p), effect]);
     }
-    out
+    format!(
+        "what `uci960 proxy` changes for {}:\n{}",
+        direct.engine,
+        table.render()
+    )
 }
 
 #[cfg(test)]

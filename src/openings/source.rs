@@ -152,6 +152,27 @@ impl Drawn {
             .map(|s| s.sp_label())
             .unwrap_or_else(|| "-".into())
     }
+
+    /// The position as a JSON document (`positions --format json`): `sp`
+    /// and `black_sp` (null for a book position that is no start), both
+    /// FENs, the method and its record.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (sp, black_sp) = match self.start {
+            Some(s) => (
+                serde_json::json!(s.white.sp()),
+                serde_json::json!(s.black.sp()),
+            ),
+            None => (serde_json::Value::Null, serde_json::Value::Null),
+        };
+        serde_json::json!({
+            "sp": sp,
+            "black_sp": black_sp,
+            "fen": self.fen(FenFlavour::XFen),
+            "shredder_fen": self.fen(FenFlavour::Shredder),
+            "method": self.method,
+            "record": self.record.to_json(),
+        })
+    }
 }
 
 /// An endless supply of positions by one method.

@@ -19,8 +19,8 @@
 pub mod config;
 pub mod knockout;
 pub mod merge;
-pub mod output;
 pub mod partition;
+pub mod progress;
 pub mod rundir;
 pub mod runner;
 pub mod schedule;

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
-use super::output::{OutputError, Progress, finished_line, started_line, write_json};
+use super::progress::{OutputError, Progress, finished_line, started_line, write_json};
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
 use super::schedule::{Schedule, Slot};

@@ -17,6 +17,7 @@ use shakmaty::Color;
 
 use super::stats::{EloEstimate, Pentanomial, Sprt, SprtVerdict, Wdl};
 use crate::game::{GameResult, Termination};
+use crate::output::{Column, Table};
 
 /// What the standings need to know about one finished game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -252,7 +253,8 @@ impl Standings {
         )
     }
 
-    /// The final table.
+    /// The final table (laid out by [`crate::output::table`]), then each
+    /// pairing and the terminations.
     pub fn render(&self) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
@@ -263,45 +265,42 @@ impl Standings {
             .max()
             .unwrap_or(6)
             .max(6);
-        let _ = writeln!(
-            out,
-            "{:<4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>22}  {:>8} {:>7} {:>6} {:>8} {:>7}",
-            "Rank",
-            "Engine",
-            "Games",
-            "W",
-            "D",
-            "L",
-            "Points",
-            "Elo vs field (95 %)",
-            "Notation",
-            "Crashes",
-            "Stalls",
-            "Forfeits",
-            "Illegal"
-        );
+        let mut table = Table::new(vec![
+            Column::left("Rank", 4),
+            Column::left("Engine", width),
+            Column::right("Games", 6),
+            Column::right("W", 5),
+            Column::right("D", 5),
+            Column::right("L", 5),
+            Column::right("Points", 7),
+            Column::right("Elo vs field (95 %)", 22),
+            Column::right("Notation", 8).after("  "),
+            Column::right("Crashes", 7),
+            Column::right("Stalls", 6),
+            Column::right("Forfeits", 8),
+            Column::right("Illegal", 7),
+        ]);
         let mut order: Vec<usize> = (0..self.engines.len()).collect();
         order.sort_by(|&a, &b| self.engines[b].points.total_cmp(&self.engines[a].points));
         for (rank, &i) in order.iter().enumerate() {
             let e = &self.engines[i];
-            let _ = writeln!(
-                out,
-                "{:<4} {:<width$} {:>6} {:>5} {:>5} {:>5} {:>7.1} {:>22}  {:>8} {:>7} {:>6} {:>8} {:>7}",
-                rank + 1,
-                e.name,
-                e.games(),
-                e.wins,
-                e.draws,
-                e.losses,
-                e.points,
+            table.push(vec![
+                (rank + 1).to_string(),
+                e.name.clone(),
+                e.games().to_string(),
+                e.wins.to_string(),
+                e.draws.to_string(),
+                e.losses.to_string(),
+                format!("{:.1}", e.points),
                 elo_text(e.wdl().elo()),
-                e.notation_errors,
-                e.crashes,
-                e.stalls,
-                e.time_forfeits,
-                e.illegal_moves
-            );
+                e.notation_errors.to_string(),
+                e.crashes.to_string(),
+                e.stalls.to_string(),
+                e.time_forfeits.to_string(),
+                e.illegal_moves.to_string(),
+            ]);
         }
+        table.write(&mut out);
         let _ = writeln!(out, "\nGames: {}", self.games);
         for (i, p) in self.pairings.iter().enumerate() {
             if self.hide_empty_pairings && p.wdl.games() == 0 {

@@ -1,8 +1,9 @@
-//! Where a tournament's results go: the PGN (games appended whole, flushed
-//! and fsynced, through [`crate::files::Appender`]), the JSON summary
-//! (replaced after every game, [`crate::files::replace`]), and the
-//! progress bar on stderr. A failed write is an [`OutputError`]: the
-//! tournament stops at once (exit 3) and keeps what was already written.
+//! A tournament as it goes: the progress bar on stderr, the live
+//! `Started game …`/`Finished game …` lines, and [`OutputError`], a failed
+//! write of the files kept after every game (the PGN, appended whole
+//! through [`crate::files::Appender`]; the JSON summary, replaced whole,
+//! laid out by [`crate::output::json`]): the tournament stops at once
+//! (exit 3) and keeps what was already written.
 
 use std::path::{Path, PathBuf};
 
@@ -35,12 +36,7 @@ pub enum OutputError {
 /// Writes the JSON summary, replacing the whole file atomically (a reader
 /// polling it sees the old summary or the new, never an empty file).
 pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), OutputError> {
-    let mut text = serde_json::to_string_pretty(value).map_err(|e| OutputError::Write {
-        what: "JSON file",
-        path: path.to_path_buf(),
-        source: std::io::Error::other(e),
-    })?;
-    text.push('\n');
+    let text = crate::output::json::pretty(value);
     crate::files::replace("JSON file", path, text.as_bytes())?;
     Ok(())
 }
