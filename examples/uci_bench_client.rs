@@ -204,7 +204,7 @@ mod gui {
         let mut moves: Vec<String> = Vec::new();
         let (mut gui_castles, mut engine_castles) = (0, 0);
         let outcome = loop {
-            if let Some(o) = game.rules_outcome() {
+            if let Some(o) = game.rules_end() {
                 break o;
             }
             let pos = game.position().clone();

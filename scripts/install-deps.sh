@@ -30,4 +30,13 @@ if ! python3 -c "import chess, chess.engine" >/dev/null 2>&1; then
     [ "${CI:-}" = "true" ] && exit 1
   }
 fi
+# The Kubernetes API's schemas, to check the Indexed Job in
+# docs/DISTRIBUTED.md (tests/it/distributed.rs).
+if ! python3 -c "import kubernetes_validate, yaml" >/dev/null 2>&1; then
+  echo "install-deps: installing kubernetes-validate"
+  python3 -m pip install --quiet kubernetes-validate || {
+    echo "install-deps: could not install kubernetes-validate" >&2
+    [ "${CI:-}" = "true" ] && exit 1
+  }
+fi
 exit 0

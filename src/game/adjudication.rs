@@ -12,7 +12,7 @@
 use shakmaty::{ByColor, Color};
 
 use super::arbiter::side_name;
-use super::termination::{GameResult, Outcome, Termination};
+use super::termination::{GameEnd, GameResult, Termination};
 use crate::uci::Score;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
@@ -59,7 +59,7 @@ impl Adjudicator {
         fullmove: u32,
         plies: u32,
         score: Option<Score>,
-    ) -> Option<Outcome> {
+    ) -> Option<GameEnd> {
         let cp = score.map(|s| s.centipawns());
         if let Some(rule) = self.rules.resign {
             match cp {
@@ -67,7 +67,7 @@ impl Adjudicator {
                 _ => self.resign_moves[side] = 0,
             }
             if self.resign_moves[side] >= rule.movecount {
-                return Some(Outcome::new(
+                return Some(GameEnd::new(
                     GameResult::loss_for(side),
                     Termination::AdjudicatedResign,
                     format!("{} resigns (adjudication)", side_name(side)),
@@ -82,7 +82,7 @@ impl Adjudicator {
                 _ => self.draw_plies = 0,
             }
             if self.draw_plies >= 2 * rule.movecount {
-                return Some(Outcome::new(
+                return Some(GameEnd::new(
                     GameResult::Draw,
                     Termination::AdjudicatedDraw,
                     "Draw by adjudication",
@@ -92,7 +92,7 @@ impl Adjudicator {
         if let Some(max) = self.rules.max_moves
             && plies >= 2 * max
         {
-            return Some(Outcome::new(
+            return Some(GameEnd::new(
                 GameResult::Draw,
                 Termination::MaxMoves,
                 "Draw by adjudication: maximum moves",

@@ -22,7 +22,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position};
 
-use super::termination::{GameResult, Outcome, Termination};
+use super::termination::{GameEnd, GameResult, Termination};
 use crate::keyword::UnknownWord;
 use crate::notation::castling::{CastlingNotation, MoveError, Reading, read_move, write_move};
 
@@ -218,43 +218,43 @@ impl Game {
         self.hashes.push(hash(&self.pos));
     }
 
-    /// The outcome the rules impose on the current position, if any:
+    /// The end the rules impose on the current position, if any:
     /// checkmate, stalemate, insufficient material, threefold repetition,
     /// fifty-move rule (checkmate on the 100th half move wins, as in FIDE).
-    pub fn rules_outcome(&self) -> Option<Outcome> {
+    pub fn rules_end(&self) -> Option<GameEnd> {
         let pos = &self.pos;
         let turn = pos.turn();
         let no_moves = self.legal_moves().is_empty();
         if no_moves && pos.is_check() {
-            return Some(Outcome::new(
+            return Some(GameEnd::new(
                 GameResult::loss_for(turn),
                 Termination::Checkmate,
                 format!("{} mates", side_name(!turn)),
             ));
         }
         if no_moves {
-            return Some(Outcome::new(
+            return Some(GameEnd::new(
                 GameResult::Draw,
                 Termination::Stalemate,
                 "Draw by stalemate",
             ));
         }
         if pos.is_insufficient_material() {
-            return Some(Outcome::new(
+            return Some(GameEnd::new(
                 GameResult::Draw,
                 Termination::InsufficientMaterial,
                 "Draw by insufficient mating material",
             ));
         }
         if self.repetitions() >= 3 {
-            return Some(Outcome::new(
+            return Some(GameEnd::new(
                 GameResult::Draw,
                 Termination::Threefold,
                 "Draw by 3-fold repetition",
             ));
         }
         if pos.halfmoves() >= 100 {
-            return Some(Outcome::new(
+            return Some(GameEnd::new(
                 GameResult::Draw,
                 Termination::FiftyMoves,
                 "Draw by fifty moves rule",
@@ -397,7 +397,7 @@ mod tests {
     fn checkmate_stalemate_and_material_are_detected() {
         let mut g = Game::new(Chess::default(), CastlingPolicy::Strict);
         play_all(&mut g, "f2f3 e7e5 g2g4 d8h4");
-        let o = g.rules_outcome().unwrap();
+        let o = g.rules_end().unwrap();
         assert_eq!(
             (o.result, o.termination),
             (GameResult::BlackWins, Termination::Checkmate)
@@ -409,7 +409,7 @@ mod tests {
             CastlingPolicy::Strict,
         );
         assert_eq!(
-            stale.rules_outcome().unwrap().termination,
+            stale.rules_end().unwrap().termination,
             Termination::Stalemate
         );
 
@@ -418,14 +418,14 @@ mod tests {
             CastlingPolicy::Strict,
         );
         play_all(&mut bare, "g1e2");
-        assert!(bare.rules_outcome().is_none());
+        assert!(bare.rules_end().is_none());
         let mut kn = Game::new(
             pos("7k/8/8/8/8/8/1q6/K5N1 w - - 0 1"),
             CastlingPolicy::Strict,
         );
         play_all(&mut kn, "a1b2");
         assert_eq!(
-            kn.rules_outcome().unwrap().termination,
+            kn.rules_end().unwrap().termination,
             Termination::InsufficientMaterial
         );
     }
@@ -435,13 +435,10 @@ mod tests {
         let mut g = Game::new(Chess::default(), CastlingPolicy::Strict);
         play_all(&mut g, "g1f3 g8f6 f3g1 f6g8");
         assert_eq!(g.repetitions(), 2);
-        assert!(g.rules_outcome().is_none());
+        assert!(g.rules_end().is_none());
         play_all(&mut g, "g1f3 g8f6 f3g1 f6g8");
         assert_eq!(g.repetitions(), 3);
-        assert_eq!(
-            g.rules_outcome().unwrap().termination,
-            Termination::Threefold
-        );
+        assert_eq!(g.rules_end().unwrap().termination, Termination::Threefold);
     }
 
     #[test]
@@ -459,19 +456,13 @@ mod tests {
             CastlingPolicy::Strict,
         );
         play_all(&mut g, "g1g2");
-        assert_eq!(
-            g.rules_outcome().unwrap().termination,
-            Termination::FiftyMoves
-        );
+        assert_eq!(g.rules_end().unwrap().termination, Termination::FiftyMoves);
         let mut m = Game::new(
             pos("7k/8/6K1/8/8/8/8/R7 w - - 99 80"),
             CastlingPolicy::Strict,
         );
         play_all(&mut m, "a1a8");
-        assert_eq!(
-            m.rules_outcome().unwrap().termination,
-            Termination::Checkmate
-        );
+        assert_eq!(m.rules_end().unwrap().termination, Termination::Checkmate);
     }
 
     #[test]

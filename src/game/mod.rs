@@ -9,7 +9,7 @@
 //!     game.play_engine_move(mv).unwrap();
 //! }
 //! assert!(game.play_engine_move("e1e2").is_err());
-//! assert_eq!(game.rules_outcome().unwrap().result.pgn(), "0-1");
+//! assert_eq!(game.rules_end().unwrap().result.pgn(), "0-1");
 //! ```
 
 pub mod adjudication;
@@ -20,4 +20,4 @@ pub mod termination;
 
 pub use arbiter::{CastlingPolicy, Game};
 pub use clock::{Clock, Limits, TimeControl};
-pub use termination::{GameResult, Outcome, Termination};
+pub use termination::{GameEnd, GameResult, Termination};

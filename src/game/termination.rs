@@ -152,18 +152,21 @@ impl FromStr for Termination {
     }
 }
 
-/// A finished game: result, reason and a human sentence (the PGN's final
+/// How a game ended: result, reason and a human sentence (the PGN's final
 /// comment, e.g. "Black makes an illegal move: e8g8").
+///
+/// Not `Outcome`: that is shakmaty's (a result only, no reason), which the
+/// PGN reader uses beside this one.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Outcome {
+pub struct GameEnd {
     pub result: GameResult,
     pub termination: Termination,
     pub detail: String,
 }
 
-impl Outcome {
-    pub fn new(result: GameResult, termination: Termination, detail: impl Into<String>) -> Outcome {
-        Outcome {
+impl GameEnd {
+    pub fn new(result: GameResult, termination: Termination, detail: impl Into<String>) -> GameEnd {
+        GameEnd {
             result,
             termination,
             detail: detail.into(),
@@ -171,8 +174,8 @@ impl Outcome {
     }
 
     /// `side` loses by a fault (crash, stall, illegal move, time forfeit).
-    pub fn fault(side: Color, termination: Termination, detail: impl Into<String>) -> Outcome {
-        Outcome::new(GameResult::loss_for(side), termination, detail)
+    pub fn fault(side: Color, termination: Termination, detail: impl Into<String>) -> GameEnd {
+        GameEnd::new(GameResult::loss_for(side), termination, detail)
     }
 }
 

@@ -52,6 +52,17 @@ pub fn adopt_orphans() {
     tree::become_subreaper();
 }
 
+/// Whether a failed spawn says the program is not something this system
+/// can run (a script without `#!`, an executable for another platform).
+pub fn is_not_executable(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    let code = libc::ENOEXEC;
+    // ERROR_BAD_EXE_FORMAT
+    #[cfg(windows)]
+    let code = 193;
+    e.kind() == io::ErrorKind::PermissionDenied || e.raw_os_error() == Some(code)
+}
+
 /// Whether an error says that uci960 itself is out of resources (open
 /// files, processes, memory, disk), as opposed to something about the
 /// engine or file at hand: such a failure ends a run (exit 3) and is

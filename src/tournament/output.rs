@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::game::Outcome;
+use crate::game::GameEnd;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A write that failed (runtime error, exit 3).
@@ -89,11 +89,11 @@ pub fn started_line(number: u64, total: u64, exact: bool, white: &str, black: &s
 
 /// `Finished game 3 (A vs B): 1-0 {White mates}`, as cutechess-cli and
 /// fastchess print it.
-pub fn finished_line(number: u64, white: &str, black: &str, outcome: &Outcome) -> String {
+pub fn finished_line(number: u64, white: &str, black: &str, end: &GameEnd) -> String {
     format!(
         "Finished game {number} ({white} vs {black}): {} {{{}}}",
-        outcome.result.pgn(),
-        outcome.detail
+        end.result.pgn(),
+        end.detail
     )
 }
 

@@ -39,7 +39,7 @@ use crate::game::adjudication::{Adjudicator, Rules};
 use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
-use crate::game::{CastlingPolicy, Clock, Game, GameResult, Outcome, Termination};
+use crate::game::{CastlingPolicy, Clock, Game, GameEnd, GameResult, Termination};
 use crate::notation::castling::{CastlingNotation, engine_text, push_engine_moves};
 use crate::notation::fen::position_fen;
 use crate::openings::{Opening, OpeningSource};
@@ -75,7 +75,7 @@ pub struct FinishedGame {
     pub moves: Vec<Move>,
     /// One per engine move (after the opening's).
     pub infos: Vec<MoveInfo>,
-    pub outcome: Outcome,
+    pub end: GameEnd,
     /// Castling-notation errors of White, then Black.
     pub notation_errors: [u32; 2],
     /// Wall-clock start and end (PGN `GameStartTime`, `GameEndTime`).
@@ -281,7 +281,7 @@ enum NoStart {
     Stopped,
     /// The engine could not be started: forfeit, and without `--recover`
     /// the tournament stops.
-    Forfeit(Outcome, bool),
+    Forfeit(GameEnd, bool),
     /// uci960 itself failed (out of descriptors, processes, memory): the
     /// run ends, the game is not played and no engine is charged.
     Runner(String),
@@ -331,7 +331,7 @@ fn prepare(
                 // A process that was running failed between games: it is
                 // this game's fault of the engine (lost), as before.
                 if !fresh {
-                    return Err(NoStart::Forfeit(fault_outcome(side, &err, false), false));
+                    return Err(NoStart::Forfeit(fault_end(side, &err, false), false));
                 }
                 last = Some((err, true));
             }
@@ -339,21 +339,21 @@ fn prepare(
     }
     match last {
         Some((err, cannot_start)) => Err(NoStart::Forfeit(
-            fault_outcome(side, &err, false),
+            fault_end(side, &err, false),
             cannot_start && !ctx.recover,
         )),
         None => Ok(()),
     }
 }
 
-fn fault_outcome(side: Color, err: &EngineError, timed: bool) -> Outcome {
+fn fault_end(side: Color, err: &EngineError, timed: bool) -> GameEnd {
     let t = fault_of(err, timed);
     let verb = match t {
         Termination::TimeForfeit => "loses on time",
         Termination::Stall => "stalls",
         _ => "crashes",
     };
-    Outcome::fault(side, t, format!("{} {verb}: {err}", side_name(side)))
+    GameEnd::fault(side, t, format!("{} {verb}: {err}", side_name(side)))
 }
 
 /// A played game, or why not.
@@ -386,17 +386,16 @@ fn play_game(
     let mut broken = [false; 2];
     let started = SystemTime::now();
 
-    let finish =
-        |outcome: Outcome, game: &Game, infos: Vec<MoveInfo>, notation_errors| FinishedGame {
-            slot,
-            opening: Arc::clone(&opening),
-            moves: game.moves().to_vec(),
-            infos,
-            outcome,
-            notation_errors,
-            started,
-            ended: SystemTime::now(),
-        };
+    let finish = |end: GameEnd, game: &Game, infos: Vec<MoveInfo>, notation_errors| FinishedGame {
+        slot,
+        opening: Arc::clone(&opening),
+        moves: game.moves().to_vec(),
+        infos,
+        end,
+        notation_errors,
+        started,
+        ended: SystemTime::now(),
+    };
 
     // Fresh game on both engines; a failure loses the game before a move.
     for (ci, side) in [(0, Color::White), (1, Color::Black)] {
@@ -404,8 +403,8 @@ fn play_game(
             Ok(()) => {}
             Err(NoStart::Stopped) => return Played::Abandoned,
             Err(NoStart::Runner(why)) => return Played::RunnerFailed(why),
-            Err(NoStart::Forfeit(outcome, fatal)) => {
-                return Played::Forfeit(finish(outcome, &game, infos, notation_errors), fatal);
+            Err(NoStart::Forfeit(end, fatal)) => {
+                return Played::Forfeit(finish(end, &game, infos, notation_errors), fatal);
             }
         }
     }
@@ -438,19 +437,19 @@ fn play_game(
     // The `go` line of a side whose limits do not depend on its clock is the
     // same every move (by colour: White 0, Black 1).
     let mut fixed_go: [Option<String>; 2] = [None, None];
-    let outcome = loop {
+    let end = loop {
         if stop.is_set() {
             seats.end_all();
             return Played::Abandoned;
         }
-        if let Some(o) = game.rules_outcome() {
+        if let Some(o) = game.rules_end() {
             break o;
         }
         let side = game.turn();
         let ci = colour_index(side);
         let idx = by_colour[ci];
         let Some(engine) = seats.0[idx].as_mut() else {
-            break Outcome::fault(
+            break GameEnd::fault(
                 side,
                 Termination::Crash,
                 format!("{} has no engine", side_name(side)),
@@ -482,11 +481,11 @@ fn play_game(
                     seats.end_all();
                     return Played::Abandoned;
                 }
-                break fault_outcome(side, &err, timed);
+                break fault_end(side, &err, timed);
             }
         };
         if let Err(flag) = clocks[ci].stop(r.elapsed, ctx.margin) {
-            break Outcome::fault(
+            break GameEnd::fault(
                 side,
                 Termination::TimeForfeit,
                 format!(
@@ -541,7 +540,7 @@ fn play_game(
                 } else {
                     text
                 };
-                break Outcome::fault(
+                break GameEnd::fault(
                     side,
                     Termination::IllegalMove,
                     format!(
@@ -558,7 +557,7 @@ fn play_game(
             seats.end(by_colour[ci]);
         }
     }
-    Played::Game(finish(outcome, &game, infos, notation_errors))
+    Played::Game(finish(end, &game, infos, notation_errors))
 }
 
 /// The PGN text of a finished game.
@@ -604,7 +603,7 @@ pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
     tags.push(("GameDuration".into(), pgn_duration(secs)));
     tags.push(("GameEndTime".into(), end.pgn_timestamp()));
     tags.push(("GameStartTime".into(), start.pgn_timestamp()));
-    tags.push(("Termination".into(), g.outcome.termination.tag().into()));
+    tags.push(("Termination".into(), g.end.termination.tag().into()));
     for (colour, errors) in [
         ("White", g.notation_errors[0]),
         ("Black", g.notation_errors[1]),
@@ -619,8 +618,8 @@ pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
         moves: &g.moves,
         book_plies: g.opening.moves.len(),
         infos: &g.infos,
-        result: g.outcome.result.pgn(),
-        final_comment: Some(&g.outcome.detail),
+        result: g.end.result.pgn(),
+        final_comment: Some(&g.end.detail),
     })
 }
 
@@ -718,7 +717,7 @@ pub fn run<E>(
                 }
             };
             let flow = on_game(&g);
-            feed.record(g.slot.number, g.outcome.result);
+            feed.record(g.slot.number, g.end.result);
             match flow {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::Finish) => {

@@ -477,8 +477,8 @@ pub fn run(
         }
         let record = GameRecord {
             number: g.slot.number,
-            result: g.outcome.result,
-            termination: g.outcome.termination,
+            result: g.end.result,
+            termination: g.end.termination,
             notation_errors: g.notation_errors,
             pgn: span,
             white: Some(g.slot.white),
@@ -499,7 +499,7 @@ pub fn run(
             g.slot.number,
             name(g.slot.white),
             name(g.slot.black),
-            &g.outcome,
+            &g.end,
         ));
         let played = standings.games();
         if s.rating_interval > 0 && played.is_multiple_of(s.rating_interval) && played < total {

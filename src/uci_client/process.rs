@@ -419,12 +419,7 @@ fn spawn_error(program: &str, e: io::Error) -> SpawnError {
     let program = program.to_string();
     match e.kind() {
         io::ErrorKind::NotFound => SpawnError::NotFound { program },
-        io::ErrorKind::PermissionDenied => SpawnError::NotExecutable { program },
-        #[cfg(unix)]
-        _ if e.raw_os_error() == Some(libc::ENOEXEC) => SpawnError::NotExecutable { program },
-        // ERROR_BAD_EXE_FORMAT
-        #[cfg(windows)]
-        _ if e.raw_os_error() == Some(193) => SpawnError::NotExecutable { program },
+        _ if platform::is_not_executable(&e) => SpawnError::NotExecutable { program },
         _ if platform::is_out_of_resources(&e) => SpawnError::Resources { program, source: e },
         _ => SpawnError::Io { program, source: e },
     }

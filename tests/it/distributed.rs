@@ -446,3 +446,104 @@ fn the_sprt_over_a_shared_run_directory_stops_every_shard() {
     assert_eq!(j["sprt_decided"], true);
     assert_eq!(j["sprt"]["verdict"], "accept_h0");
 }
+
+/// The Indexed Job of docs/DISTRIBUTED.md, as written there.
+fn kubernetes_job_in_the_docs() -> String {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/DISTRIBUTED.md"))
+        .unwrap();
+    let section = doc
+        .split("\n## Kubernetes Indexed Job")
+        .nth(1)
+        .expect("docs/DISTRIBUTED.md has a Kubernetes section");
+    let block = section.split("```yaml\n").nth(1).expect("a yaml block");
+    block.split("\n```").next().unwrap().to_string()
+}
+
+#[test]
+fn the_kubernetes_job_in_the_docs_is_valid_and_its_pods_make_the_single_run() {
+    let Some(py) = common::require_kubernetes_validate() else {
+        return;
+    };
+    let dir = common::scratch_dir("distributed-kubernetes");
+    let yaml = dir.join("job.yaml");
+    std::fs::write(&yaml, kubernetes_job_in_the_docs()).unwrap();
+    // The Kubernetes API's own schema (strict: no unknown field), then
+    // the document as JSON for the checks below.
+    let script = r#"
+import json, sys, yaml, kubernetes_validate
+doc = yaml.safe_load(open(sys.argv[1]))
+kubernetes_validate.validate(doc, "1.37.0", strict=True)
+print(json.dumps(doc))
+"#;
+    let out = Command::new(&py)
+        .args(["-c", script])
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let job: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let spec = &job["spec"];
+    assert_eq!(spec["completionMode"], "Indexed");
+    let completions = spec["completions"].as_u64().unwrap();
+    let command: Vec<String> = spec["template"]["spec"]["containers"][0]["command"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(command[..2], ["uci960", "match"]);
+    let value_of = |flag: &str| {
+        let at = command.iter().position(|t| t == flag).unwrap();
+        command[at + 1].clone()
+    };
+    // The pod only sees its index: the count must repeat `completions`.
+    assert_eq!(value_of("--shard"), format!("auto/{completions}"));
+
+    // Each pod's command, with this test's engines, games and volume in
+    // place of the image's: one pair of games per pod.
+    let games = 2 * completions as u32;
+    let base = tournament(games, value_of("--seed").parse().unwrap());
+    let single = dir.join("single.pgn");
+    common::assert_ok(&common::run_match(&with(
+        base.clone(),
+        &["--pgn", single.to_str().unwrap()],
+    )));
+    let run = dir.join("run");
+    let pod = |index: u64| {
+        Command::new(common::uci960())
+            .arg("match")
+            .args(shard_args(&base, &value_of("--shard"), &run))
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // `parallelism` pods at once, as the Job runs them.
+    let parallelism = spec["parallelism"].as_u64().unwrap();
+    assert_eq!(parallelism, completions);
+    let pods: Vec<_> = (0..completions).map(pod).collect();
+    for p in pods {
+        common::assert_ok(&p.wait_with_output().unwrap());
+    }
+    // A retried pod (`backoffLimit`) runs the same command: it resumes a
+    // finished shard and adds nothing.
+    common::assert_ok(&pod(3).wait_with_output().unwrap());
+    for index in 0..completions {
+        let shard = format!("{}/{completions}", index + 1);
+        assert_eq!(state_games(&state(&run, &shard)), 2, "shard {shard}");
+    }
+    let merged = dir.join("merged.pgn");
+    common::assert_ok(&merge(&[
+        run.to_str().unwrap(),
+        "--pgn",
+        merged.to_str().unwrap(),
+    ]));
+    assert_eq!(by_round(&merged), by_round(&single));
+    assert_eq!(
+        rounds_in_order(&merged),
+        (1..=u64::from(games)).collect::<Vec<_>>()
+    );
+}

@@ -29,6 +29,8 @@ mod engine_strength;
 #[cfg(target_os = "linux")]
 mod hostile_input;
 #[cfg(target_os = "linux")]
+mod interleavings;
+#[cfg(target_os = "linux")]
 mod io_robustness;
 #[cfg(target_os = "linux")]
 mod knockout;

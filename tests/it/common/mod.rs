@@ -123,10 +123,35 @@ pub fn require_engine(name: &str) -> Option<PathBuf> {
 /// Finds a python3 that can `import chess`. Missing: as [`require_engine`].
 pub fn require_python_chess() -> Option<PathBuf> {
     static FOUND: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    let found = FOUND.get_or_init(|| {
+    require_python_module(
+        &FOUND,
+        "chess, chess.engine",
+        "python-chess (pip install chess)",
+    )
+}
+
+/// Finds a python3 that can `import kubernetes_validate` (PyPI
+/// `kubernetes-validate`, the Kubernetes API's schemas). Missing: as
+/// [`require_engine`].
+pub fn require_kubernetes_validate() -> Option<PathBuf> {
+    static FOUND: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    require_python_module(
+        &FOUND,
+        "kubernetes_validate, yaml",
+        "kubernetes-validate (pip install kubernetes-validate)",
+    )
+}
+
+/// A python3 (or python) that can `import MODULES`, looked for once.
+fn require_python_module(
+    found: &std::sync::OnceLock<Option<PathBuf>>,
+    modules: &str,
+    what: &str,
+) -> Option<PathBuf> {
+    let found = found.get_or_init(|| {
         ["python3", "python"].into_iter().find_map(|python| {
             Command::new(python)
-                .args(["-c", "import chess, chess.engine"])
+                .args(["-c", &format!("import {modules}")])
                 .output()
                 .is_ok_and(|o| o.status.success())
                 .then(|| PathBuf::from(python))
@@ -134,7 +159,7 @@ pub fn require_python_chess() -> Option<PathBuf> {
     });
     match found {
         Some(p) => Some(p.clone()),
-        None => missing("python-chess (pip install chess)"),
+        None => missing(what),
     }
 }
 

@@ -93,7 +93,7 @@ impl GameExt for Game {
     }
 
     fn over(&self) -> Option<Result> {
-        self.rules_outcome().map(|o| o.result)
+        self.rules_end().map(|o| o.result)
     }
 
     fn adjudicate(&self, margin: i32) -> Result {
