@@ -29,3 +29,49 @@ impl UnknownWord {
         }
     }
 }
+
+/// A setting whose value is one word of a fixed list. The list (each
+/// value, its word, a line saying what it means) is written once, here in
+/// the library; reading a word ([`Keyword::parse`]), writing one
+/// ([`Keyword::word`]) and the CLI's `--help` all come from it, so the
+/// library needs no CLI crate and a new value is one line.
+///
+/// ```
+/// use uci960::keyword::Keyword;
+/// use uci960::tournament::schedule::TournamentKind;
+/// assert_eq!(TournamentKind::parse("gauntlet"), Ok(TournamentKind::Gauntlet));
+/// assert_eq!(TournamentKind::Knockout.word(), "knockout");
+/// assert!(TournamentKind::parse("swiss").is_err());
+/// ```
+pub trait Keyword: Copy + PartialEq + 'static {
+    /// What the word names, for messages: `tournament format`.
+    const WHAT: &'static str;
+    /// Every value: its word and what it means.
+    const WORDS: &'static [(Self, &'static str, &'static str)];
+
+    /// The value's word.
+    fn word(self) -> &'static str {
+        Self::WORDS
+            .iter()
+            .find(|(v, ..)| *v == self)
+            .map_or("", |(_, w, _)| w)
+    }
+
+    /// The value a word names (exactly as listed).
+    fn parse(word: &str) -> Result<Self, UnknownWord> {
+        Self::WORDS
+            .iter()
+            .find(|(_, w, _)| *w == word)
+            .map(|(v, ..)| *v)
+            .ok_or_else(|| UnknownWord::new(Self::WHAT, word, Self::expected()))
+    }
+
+    /// The words, for a message: `a, b or c`.
+    fn expected() -> String {
+        let words: Vec<&str> = Self::WORDS.iter().map(|(_, w, _)| *w).collect();
+        match words.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => words.concat(),
+        }
+    }
+}

@@ -15,6 +15,7 @@ use std::str::FromStr;
 use shakmaty::{Chess, Color, Position};
 
 use super::wdl::{RateWindow, Wdl, WdlSource};
+use crate::keyword::Keyword;
 use crate::uci::Score;
 
 /// `A..B` centipawns, both included.
@@ -78,13 +79,25 @@ impl fmt::Display for EvalWindow {
 }
 
 /// Whose point of view the window takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EvalView {
     /// Positive: White is better (the default).
     #[default]
     White,
     /// Positive: the side to move is better.
     Stm,
+}
+
+impl Keyword for EvalView {
+    const WHAT: &'static str = "evaluation view";
+    const WORDS: &'static [(EvalView, &'static str, &'static str)] = &[
+        (
+            EvalView::White,
+            "white",
+            "Positive: White is better (the default)",
+        ),
+        (EvalView::Stm, "stm", "Positive: the side to move is better"),
+    ];
 }
 
 /// An engine's evaluation of a book position.

@@ -31,12 +31,21 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use sha2::{Digest, Sha256, Sha384};
 
+use crate::keyword::Keyword;
+
 /// A framework that takes books.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framework {
     Fishtest,
-    #[value(name = "openbench")]
     OpenBench,
+}
+
+impl Keyword for Framework {
+    const WHAT: &'static str = "framework";
+    const WORDS: &'static [(Framework, &'static str, &'static str)] = &[
+        (Framework::Fishtest, "fishtest", "Stockfish's fishtest"),
+        (Framework::OpenBench, "openbench", "OpenBench"),
+    ];
 }
 
 impl Framework {

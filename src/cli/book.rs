@@ -14,6 +14,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::keyword::keyword;
 use crate::book::filter::{EvalView, EvalWindow, Tally, Windows};
 use crate::book::package::{self, Framework};
 use crate::book::plies::PlyRange;
@@ -23,6 +24,7 @@ use crate::book::wdl::RateWindow;
 use crate::book::write::BookWriter;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
+use crate::keyword::Keyword;
 use crate::notation::fen::FenFlavour;
 use crate::openings::BookFormat;
 use crate::openings::StartSpec;
@@ -89,7 +91,7 @@ pub struct BookArgs {
     #[arg(long, value_name = "A..B")]
     pub win_window: Option<String>,
     /// Whose view the window takes: white (default) or stm (side to move).
-    #[arg(long, value_enum, default_value_t = EvalView::White)]
+    #[arg(long, value_parser = keyword::<EvalView>(), default_value = EvalView::White.word())]
     pub eval_view: EvalView,
     /// Drop positions where the side to move is in check.
     #[arg(long)]
@@ -292,7 +294,7 @@ fn package_of(args: &BookArgs) -> anyhow::Result<Option<(Framework, String, Path
     let [framework, name] = words.as_slice() else {
         bail!("--package takes two values: fishtest|openbench NAME");
     };
-    let framework = Framework::from_str(framework, true)
+    let framework = Framework::parse(&framework.to_ascii_lowercase())
         .map_err(|_| anyhow!("--package '{framework}': the framework is fishtest or openbench"))?;
     let file = package::book_file_name(framework, name).map_err(|e| anyhow!("--package: {e}"))?;
     let Some(dir) = args.output.clone() else {

@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use clap::Args;
 
+use super::keyword::keyword;
 use crate::engines::{EngineKeys, group_engine_tokens};
 use crate::tournament::config::{
     self, TournamentConfig, TournamentConfigError, parse_draw, parse_openings, parse_resign,
@@ -30,7 +31,7 @@ pub struct MatchArgs {
     pub engine: Vec<String>,
     /// How engines are paired: round-robin, gauntlet (the first engine
     /// against each other one), knockout (a seeded bracket) [default: round-robin].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = keyword::<TournamentKind>())]
     pub tournament: Option<TournamentKind>,
     /// Games of each pairing per round, rounded up to even (each opening
     /// twice, colours reversed) [default: 2].

@@ -7,6 +7,7 @@ pub mod book;
 pub mod castling_test;
 pub mod engine;
 pub mod exit;
+pub mod keyword;
 pub mod match_cmd;
 pub mod merge;
 pub mod positions;

@@ -22,22 +22,14 @@
 
 use std::collections::BTreeSet;
 
+use crate::keyword::Keyword;
+
 /// The most games one tournament holds (game numbers are `u32` in the PGN
 /// and the state file; the largest even `u32`).
 pub const MAX_GAMES: u64 = u32::MAX as u64 - 1;
 
 /// How engines are paired.
-#[derive(
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Debug,
-    Default,
-    clap::ValueEnum,
-    serde::Deserialize,
-    serde::Serialize,
-)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TournamentKind {
     /// Every engine plays every other one.
@@ -48,6 +40,27 @@ pub enum TournamentKind {
     /// A seeded bracket: the winner of each encounter goes on
     /// ([`super::knockout`]).
     Knockout,
+}
+
+impl Keyword for TournamentKind {
+    const WHAT: &'static str = "tournament format";
+    const WORDS: &'static [(TournamentKind, &'static str, &'static str)] = &[
+        (
+            TournamentKind::RoundRobin,
+            "round-robin",
+            "Every engine plays every other one",
+        ),
+        (
+            TournamentKind::Gauntlet,
+            "gauntlet",
+            "The first engine plays every other one",
+        ),
+        (
+            TournamentKind::Knockout,
+            "knockout",
+            "A seeded bracket: the winner of each encounter goes on",
+        ),
+    ];
 }
 
 /// Why a schedule cannot be made (usage errors).

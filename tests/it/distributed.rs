@@ -16,29 +16,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Deterministic games: the built-in engine at fixed depths, fresh
-/// processes every game, one game at a time.
-fn tournament(games: u32, seed: u32) -> Vec<String> {
-    common::strs(&[
-        "--engine",
-        "name=a",
-        "depth=2",
-        "--engine",
-        "name=b",
-        "depth=3",
-        "--games",
-        &games.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--random-plies",
-        "2",
-        "--maxmoves",
-        "40",
-        "--restart",
-        "on",
-    ])
-}
-
 fn with(mut args: Vec<String>, more: &[&str]) -> Vec<String> {
     args.extend(common::strs(more));
     args
@@ -116,7 +93,7 @@ fn state_games(path: &Path) -> usize {
 #[test]
 fn the_shards_together_are_the_single_run() {
     let dir = common::scratch_dir("distributed-union");
-    let base = tournament(10, 21);
+    let base = common::deterministic_match(10, 21);
     let single = dir.join("single.pgn");
     let single_json = dir.join("single.json");
     let single_out = common::run_match(&with(
@@ -185,7 +162,7 @@ fn the_shards_together_are_the_single_run() {
 #[test]
 fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let dir = common::scratch_dir("distributed-refusals");
-    let base = tournament(4, 5);
+    let base = common::deterministic_match(4, 5);
     let run = dir.join("run");
     for shard in ["1/2", "2/2"] {
         common::assert_ok(&common::run_match(&shard_args(&base, shard, &run)));
@@ -204,7 +181,7 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     // Another tournament: a different seed.
     let other = dir.join("other");
     common::assert_ok(&common::run_match(&shard_args(
-        &tournament(4, 6),
+        &common::deterministic_match(4, 6),
         "2/2",
         &other,
     )));
@@ -345,7 +322,7 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
 #[test]
 fn sigterm_keeps_every_finished_game_and_the_same_command_resumes() {
     let dir = common::scratch_dir("distributed-preempt");
-    let base = tournament(12, 9);
+    let base = common::deterministic_match(12, 9);
     let run = dir.join("run");
     let args = shard_args(&base, "1/2", &run);
     let st = state(&run, "1/2");
@@ -502,7 +479,7 @@ print(json.dumps(doc))
     // Each pod's command, with this test's engines, games and volume in
     // place of the image's: one pair of games per pod.
     let games = 2 * completions as u32;
-    let base = tournament(games, value_of("--seed").parse().unwrap());
+    let base = common::deterministic_match(games, value_of("--seed").parse().unwrap());
     let single = dir.join("single.pgn");
     common::assert_ok(&common::run_match(&with(
         base.clone(),

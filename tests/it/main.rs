@@ -61,6 +61,8 @@ mod proxy_python;
 #[cfg(target_os = "linux")]
 mod remote;
 #[cfg(target_os = "linux")]
+mod settings;
+#[cfg(target_os = "linux")]
 mod tournament;
 #[cfg(target_os = "linux")]
 mod tournament_safety;
