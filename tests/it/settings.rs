@@ -143,7 +143,8 @@ fn a_flag_over_a_config_key_is_named_as_the_flag_and_wins() {
     let (code, err, _) = check_match(Some("seed = 1\ngames = 4\n"), &["--games", "0"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--games must be at least 1"), "{err}");
-    // An old key is named as written.
+    // The key the config wrote is named as the key; the missing seed,
+    // given nowhere, as its flag.
     let (code, err, path) = check_match(Some("castling = \"strict\"\nshard = \"1/2\"\n"), &[]);
     assert_eq!(code, Some(2));
     assert!(
