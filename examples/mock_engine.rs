@@ -41,7 +41,7 @@
 //! | `--garbage` | answers every go with: `info string \xff\xfe not utf-8`, a 1 MiB `info string xxx...` line, `info depth 1 pv e2e4\r\n`, an empty line, `\x00\x01 random bytes`, `bestmove e2e4\r\n` |
 //! | `--illegal-move[=N]` | its N-th go is answered with an illegal move: `e2e5` (`a1a1` should `e2e5` be legal) |
 //! | `--escape-move[=N]` | its N-th go is answered with `bestmove ESC[2JESC[31mzz9` and a C1 CSI (`U+009B`) then `0m`: terminal escape sequences in an illegal move |
-//! | `--king-two-squares` | declares `UCI_Chess960` yet castles whenever it can (first castle in text order) and writes castles as the king's destination (`e1g1`) in `bestmove` and `pv` |
+//! | `--king-two-squares` | declares `UCI_Chess960` yet castles whenever it can (first castle in text order) and writes castles as the king's destination (`e1g1`) in `bestmove` and `pv`; reads them so in `position ... moves` too, in any setup (a text that is also a plain king move is that move), and king takes rook as well (an engine that speaks standard notation in Chess960: `castles=standard`) |
 //! | `--king-two-squares-perft` | the same notation in its perft divide too (what a real engine with this bug does; the perft checks then fail as well) |
 //! | `--no-chess960` | does not declare `UCI_Chess960` |
 //! | `--drops-castles` | in `position ... moves`, silently drops the first castle and every move after it (as Stockfish does with moves it cannot read) |
@@ -430,11 +430,14 @@ impl Mock {
         }
         let mut pos = start.clone();
         for token in moves {
-            let Some(m) = token
-                .parse::<UciMove>()
-                .ok()
-                .and_then(|u| u.to_move(&pos).ok())
-            else {
+            let Some(m) = token.parse::<UciMove>().ok().and_then(|u| {
+                let read = u.to_move(&pos).ok();
+                if self.f.king_two_squares {
+                    read_two_squares(&pos, &u, read)
+                } else {
+                    read
+                }
+            }) else {
                 break;
             };
             if self.f.drops_castles && m.is_castle() {
@@ -691,6 +694,26 @@ impl Mock {
                 })
                 .sum::<u64>()
     }
+}
+
+/// `--king-two-squares` reads castles as it writes them: a castle written
+/// as the king's destination, in any setup (shakmaty reads that form only
+/// for a king on e1/e8); a text that is also a legal plain move stays that
+/// move (`read` is shakmaty's reading).
+fn read_two_squares(pos: &Chess, uci: &UciMove, read: Option<Move>) -> Option<Move> {
+    if read.is_some_and(|m| !m.is_castle()) {
+        return read;
+    }
+    let UciMove::Normal { from, to, .. } = *uci else {
+        return read;
+    };
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| {
+            matches!(*m, Move::Castle { king, .. } if king == from)
+                && m.castling_side().map(|side| side.king_to(pos.turn())) == Some(to)
+        })
+        .or(read)
 }
 
 /// The castles of the side to move that only pieces between king and rook

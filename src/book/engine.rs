@@ -10,19 +10,21 @@
 //! one, and so does each evaluation: with a node or depth limit and one search thread, an engine like
 //! Stockfish then answers the same line the same way whichever process
 //! gets it, and the book is reproducible with any `--concurrency`. The
-//! engine gets the start in Shredder-FEN and the moves in king-takes-rook
-//! notation after `UCI_Chess960 true`; every move it proposes is checked
-//! against shakmaty's legal moves.
+//! engine gets the start in its spec's FEN flavour (Shredder-FEN unless
+//! `fen=xfen`) and the moves in its castling notation (king takes rook
+//! unless `castles=standard`) after `UCI_Chess960 true`; every move it
+//! proposes is read in that notation and checked against shakmaty's legal
+//! moves.
 
 use std::time::{Duration, Instant};
 
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use super::filter::Eval;
 use super::multipv::{MAX_MULTIPV, MultiPvCollector};
 use super::wdl::{Wdl, WdlSource};
 use crate::engines::{Chess960, EngineSpec, SetupError, start_engine};
+use crate::notation::castling::{CastlingNotation, parse_move, push_engine_moves};
 use crate::notation::fen::{FenFlavour, position_fen};
 use crate::uci::{GoParams, OptionKind};
 use crate::uci_client::{EngineError, UciEngine};
@@ -60,6 +62,9 @@ pub struct BookEngine {
     collector: MultiPvCollector,
     /// The `position` line of the current line, rebuilt per ply.
     position: String,
+    /// The FEN flavour and castling notation the engine speaks (its spec).
+    fen: FenFlavour,
+    castles: CastlingNotation,
 }
 
 impl BookEngine {
@@ -102,6 +107,8 @@ impl BookEngine {
             multipv_max,
             collector: MultiPvCollector::new(),
             position: String::new(),
+            fen: spec.fen,
+            castles: spec.castling_notation(true),
         })
     }
 
@@ -135,15 +142,10 @@ impl BookEngine {
     fn set_position(&mut self, start: &Chess, moves: &[Move]) {
         self.position.clear();
         self.position.push_str("position fen ");
-        self.position
-            .push_str(&position_fen(start, FenFlavour::Shredder));
+        self.position.push_str(&position_fen(start, self.fen));
         if !moves.is_empty() {
             self.position.push_str(" moves");
-            for m in moves {
-                self.position.push(' ');
-                self.position
-                    .push_str(&m.to_uci(CastlingMode::Chess960).to_string());
-            }
+            push_engine_moves(&mut self.position, start, moves, self.castles);
         }
     }
 
@@ -185,14 +187,13 @@ impl BookEngine {
         picks
             .into_iter()
             .map(|text| {
-                text.parse::<UciMove>()
-                    .ok()
-                    .and_then(|u| u.to_move(pos).ok())
-                    .ok_or_else(|| BookEngineError::IllegalMove {
+                parse_move(pos, text, self.castles).ok().ok_or_else(|| {
+                    BookEngineError::IllegalMove {
                         engine: self.name().to_string(),
                         mv: text.to_string(),
                         fen: position_fen(pos, FenFlavour::Shredder),
-                    })
+                    }
+                })
             })
             .collect()
     }

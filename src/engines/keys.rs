@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use super::spec::EngineSpec;
 use crate::game::Limits;
 use crate::keyword::UnknownWord;
+use crate::notation::castling::CastlingNotation;
 use crate::notation::fen::FenFlavour;
 use crate::uci::{LineBreak, SetOption};
 use crate::uci_client::EngineCommand;
@@ -36,10 +37,31 @@ pub struct EngineKeys {
     pub depth: Option<u32>,
     pub st: Option<f64>,
     pub fen: Option<FenFlavour>,
+    pub castles: Option<Castles>,
+}
+
+/// The value of `castles`: `auto` (the UCI rule) or the notation the
+/// engine keeps to (`kxr`, `standard`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Castles(pub Option<CastlingNotation>);
+
+impl std::str::FromStr for Castles {
+    type Err = UnknownWord;
+    fn from_str(s: &str) -> Result<Castles, UnknownWord> {
+        CastlingNotation::parse_or_auto(s).map(Castles)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Castles {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Castles, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// The keys, for messages.
-pub const KEYS: &str = "program (or cmd), name, arg, dir, option.NAME, tc, nodes, depth, st, fen";
+pub const KEYS: &str =
+    "program (or cmd), name, arg, dir, option.NAME, tc, nodes, depth, st, fen, castles";
 
 /// Why an engine's keys are refused.
 #[derive(Debug, thiserror::Error)]
@@ -103,6 +125,13 @@ impl EngineKeys {
                 }
                 "fen" => {
                     e.fen = Some(
+                        value
+                            .parse()
+                            .map_err(|m: UnknownWord| bad(&m.to_string()))?,
+                    )
+                }
+                "castles" => {
+                    e.castles = Some(
                         value
                             .parse()
                             .map_err(|m: UnknownWord| bad(&m.to_string()))?,
@@ -173,7 +202,8 @@ impl EngineKeys {
     }
 
     /// The checked engine: `fallback` limits when it has none of its own,
-    /// Shredder-FEN unless `fen` is given.
+    /// Shredder-FEN unless `fen` is given, castles by the UCI rule unless
+    /// `castles` is given.
     pub fn spec(&self, fallback: Limits) -> Result<EngineSpec, EngineKeysError> {
         let cmd = self.command()?;
         let own = self.limits()?;
@@ -187,6 +217,7 @@ impl EngineKeys {
             options,
             limits: if own.is_empty() { fallback } else { own },
             fen: self.fen.unwrap_or(FenFlavour::Shredder),
+            castles: self.castles.and_then(|c| c.0),
         })
     }
 }
@@ -287,6 +318,30 @@ mod tests {
             no_cmd.command(),
             Err(EngineKeysError::ArgsWithoutCmd)
         ));
+    }
+
+    #[test]
+    fn castles_is_one_key_in_tokens_and_toml() {
+        use crate::notation::castling::CastlingNotation::KingTwoSquares;
+        let a = EngineKeys::parse_tokens(&toks("castles=standard")).unwrap();
+        let b: EngineKeys = toml::from_str("castles = \"standard\"").unwrap();
+        assert_eq!(a, b);
+        let spec = a.spec(Limits::default()).unwrap();
+        assert_eq!(spec.castles, Some(KingTwoSquares));
+        assert_eq!(spec.castling_notation(true), KingTwoSquares);
+        let auto = EngineKeys::parse_tokens(&toks("castles=auto")).unwrap();
+        assert_eq!(auto.spec(Limits::default()).unwrap().castles, None);
+        let err = EngineKeys::parse_tokens(&toks("castles=o-o"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("castles='o-o'") && err.contains("auto, kxr or standard"),
+            "{err}"
+        );
+        let err = toml::from_str::<EngineKeys>("castles = \"x\"")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("auto, kxr or standard"), "{err}");
     }
 
     #[test]

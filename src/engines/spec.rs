@@ -1,6 +1,7 @@
 //! [`EngineSpec`]: one engine as the user described it, checked.
 
 use crate::game::Limits;
+use crate::notation::castling::CastlingNotation;
 use crate::notation::fen::FenFlavour;
 use crate::uci_client::EngineCommand;
 
@@ -20,6 +21,11 @@ pub struct EngineSpec {
     pub limits: Limits,
     /// FEN flavour the engine is given (Shredder-FEN unless the user says).
     pub fen: FenFlavour,
+    /// How the engine writes and reads castles (`castles=`): `None` is
+    /// `auto`, the UCI rule (king takes rook in `UCI_Chess960` mode, the
+    /// king's two-square move outside it); a notation is what an engine
+    /// that keeps to its own writes in every mode.
+    pub castles: Option<CastlingNotation>,
 }
 
 impl EngineSpec {
@@ -31,6 +37,14 @@ impl EngineSpec {
             options: Vec::new(),
             limits: Limits::default(),
             fen: FenFlavour::Shredder,
+            castles: None,
         }
+    }
+
+    /// The castling notation the engine speaks in `UCI_Chess960` mode
+    /// (`chess960`) or out of it: its `castles` setting, else the UCI rule.
+    pub fn castling_notation(&self, chess960: bool) -> CastlingNotation {
+        self.castles
+            .unwrap_or_else(|| CastlingNotation::of_uci_mode(chess960))
     }
 }

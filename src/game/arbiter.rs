@@ -10,6 +10,9 @@
 //! (the crate's one reading rule, [`read_move`]: a legal plain king move
 //! always stays a plain king move). Either way a
 //! castle not written as KxR is counted as a notation error of the engine.
+//! An engine whose `castles` setting is `standard` is judged the other way
+//! round ([`judge_move_in`]): the king's destination is its notation, KxR
+//! the error.
 
 use std::cell::OnceCell;
 use std::fmt;
@@ -21,7 +24,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Positi
 
 use super::termination::{GameEnd, GameResult, Termination};
 use crate::keyword::UnknownWord;
-use crate::notation::castling::{CastlingNotation, MoveError, Reading, read_move};
+use crate::notation::castling::{CastlingNotation, MoveError, Reading, read_move, write_move};
 
 /// Which castling notation the arbiter accepts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -75,36 +78,63 @@ pub struct Refused {
     pub notation_error: bool,
 }
 
-/// Turns an engine's move text into a legal move of `pos`, or says why not.
-/// The text is read by [`read_move`] in KxR notation (a legal plain king
-/// move always stays a plain king move); the policy then decides about a
-/// castle written as the king's destination.
+/// Turns an engine's move text into a legal move of `pos`, or says why not,
+/// for an engine that writes castles king-takes-rook (every engine in
+/// `UCI_Chess960` mode): [`judge_move_in`] with that notation.
 pub fn judge_move(pos: &Chess, text: &str, policy: CastlingPolicy) -> Result<Accepted, Refused> {
-    let refuse = |reason: &str, notation_error| Refused {
+    judge_move_in(pos, text, policy, CastlingNotation::KingTakesRook)
+}
+
+/// Turns the move text of an engine that writes castles in `notation`
+/// (its `castles` setting) into a legal move of `pos`, or says why not.
+/// The text is read by [`read_move`] in that notation (a text that is both
+/// a king step and a castle's king's-destination form is refused in the
+/// two-squares notation, never guessed); the policy then decides about a
+/// castle written in the other notation. A castle whose form in
+/// `notation` does not exist or is ambiguous is written king-takes-rook by
+/// every engine, and is no notation error.
+pub fn judge_move_in(
+    pos: &Chess,
+    text: &str,
+    policy: CastlingPolicy,
+    notation: CastlingNotation,
+) -> Result<Accepted, Refused> {
+    let refuse = |reason: String, notation_error| Refused {
         text: text.to_string(),
-        reason: reason.to_string(),
+        reason,
         notation_error,
     };
-    match read_move(pos, text, CastlingNotation::KingTakesRook) {
-        Ok(Reading {
-            mv,
-            written: CastlingNotation::KingTakesRook,
-        }) => Ok(Accepted {
-            mv,
-            notation_error: false,
-        }),
-        Ok(Reading { mv, .. }) => match policy {
-            CastlingPolicy::Lenient => Ok(Accepted {
-                mv,
-                notation_error: true,
-            }),
-            CastlingPolicy::Strict => Err(refuse(
-                "castling must be written king-takes-rook in Chess960 (strict)",
-                true,
-            )),
-        },
-        Err(MoveError::Syntax(_)) => Err(refuse("not a UCI move", false)),
-        Err(_) => Err(refuse("illegal in this position", false)),
+    match read_move(pos, text, notation) {
+        Ok(Reading { mv, written }) => {
+            let in_notation =
+                !mv.is_castle() || written == notation || write_move(pos, mv, notation).is_err();
+            match (in_notation, policy) {
+                (true, _) => Ok(Accepted {
+                    mv,
+                    notation_error: false,
+                }),
+                (false, CastlingPolicy::Lenient) => Ok(Accepted {
+                    mv,
+                    notation_error: true,
+                }),
+                (false, CastlingPolicy::Strict) => Err(refuse(
+                    match notation {
+                        CastlingNotation::KingTakesRook => {
+                            "castling must be written king-takes-rook in Chess960 (strict)".into()
+                        }
+                        CastlingNotation::KingTwoSquares => {
+                            "castling must be written as the king's destination by this \
+                             engine (castles=standard, strict)"
+                                .into()
+                        }
+                    },
+                    true,
+                )),
+            }
+        }
+        Err(MoveError::Syntax(_)) => Err(refuse("not a UCI move".into(), false)),
+        Err(MoveError::Ambiguous(a)) => Err(refuse(format!("{a} (not guessed)"), false)),
+        Err(MoveError::Illegal(_)) => Err(refuse("illegal in this position".into(), false)),
     }
 }
 
@@ -163,9 +193,19 @@ impl Game {
         self.legal.get_or_init(|| self.pos.legal_moves())
     }
 
-    /// Checks and plays the side to move's move.
+    /// Checks and plays the side to move's move (castles king-takes-rook).
     pub fn play_engine_move(&mut self, text: &str) -> Result<Accepted, Refused> {
-        let accepted = judge_move(&self.pos, text, self.policy)?;
+        self.play_engine_move_in(text, CastlingNotation::KingTakesRook)
+    }
+
+    /// Checks and plays the move of an engine that writes castles in
+    /// `notation` ([`judge_move_in`]).
+    pub fn play_engine_move_in(
+        &mut self,
+        text: &str,
+        notation: CastlingNotation,
+    ) -> Result<Accepted, Refused> {
+        let accepted = judge_move_in(&self.pos, text, self.policy, notation)?;
         self.play(accepted.mv);
         Ok(accepted)
     }
@@ -289,6 +329,29 @@ mod tests {
             }
         );
         assert!(accepted.notation_error);
+    }
+
+    #[test]
+    fn an_engine_speaking_standard_notation_is_judged_in_it() {
+        use CastlingNotation::KingTwoSquares as Two;
+        let p = pos("3k3r/pppppppp/8/8/8/8/PPPPPPPP/3K3R w Hh - 0 1");
+        let own = judge_move_in(&p, "d1g1", CastlingPolicy::Strict, Two).unwrap();
+        assert!(own.mv.is_castle() && !own.notation_error);
+        // King takes rook is the other notation for it.
+        let other = judge_move_in(&p, "d1h1", CastlingPolicy::Strict, Two).unwrap_err();
+        assert!(other.notation_error && other.reason.contains("castles=standard"));
+        let counted = judge_move_in(&p, "d1h1", CastlingPolicy::Lenient, Two).unwrap();
+        assert!(counted.mv.is_castle() && counted.notation_error);
+        // King f1, rook h1: `f1g1` is both, refused; `f1h1` is the only
+        // castle text, no error.
+        let p = pos(KING_F1);
+        let both = judge_move_in(&p, "f1g1", CastlingPolicy::Lenient, Two).unwrap_err();
+        assert!(
+            !both.notation_error && both.reason.contains("not guessed"),
+            "{both:?}"
+        );
+        let only = judge_move_in(&p, "f1h1", CastlingPolicy::Strict, Two).unwrap();
+        assert!(only.mv.is_castle() && !only.notation_error);
     }
 
     #[test]

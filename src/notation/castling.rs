@@ -37,6 +37,29 @@ pub enum CastlingNotation {
     KingTwoSquares,
 }
 
+impl CastlingNotation {
+    /// The notation UCI prescribes for an engine in `UCI_Chess960` mode
+    /// (`chess960`) or out of it.
+    pub fn of_uci_mode(chess960: bool) -> CastlingNotation {
+        if chess960 {
+            CastlingNotation::KingTakesRook
+        } else {
+            CastlingNotation::KingTwoSquares
+        }
+    }
+
+    /// Reads `auto` (`None`: by the UCI mode, [`Self::of_uci_mode`]) or a
+    /// notation: the values of an engine's `castles` key.
+    pub fn parse_or_auto(text: &str) -> Result<Option<CastlingNotation>, UnknownWord> {
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(None);
+        }
+        text.parse()
+            .map(Some)
+            .map_err(|_| UnknownWord::new("castling notation", text, "auto, kxr or standard"))
+    }
+}
+
 impl FromStr for CastlingNotation {
     type Err = UnknownWord;
     fn from_str(s: &str) -> Result<CastlingNotation, UnknownWord> {
@@ -211,6 +234,40 @@ pub fn write_move(pos: &Chess, m: Move, notation: CastlingNotation) -> Result<St
     match read_move(pos, &text, notation) {
         Err(MoveError::Ambiguous(a)) => Err(a),
         _ => Ok(text),
+    }
+}
+
+/// The text of a legal move `m` of `pos` for an engine that speaks
+/// `notation`: its form there, or king takes rook where that form does not
+/// exist or is also a king step (the one text every Chess960 reader takes
+/// as the castle, so nothing is guessed).
+pub fn engine_text(pos: &Chess, m: Move, notation: CastlingNotation) -> String {
+    match notation {
+        CastlingNotation::KingTwoSquares if m.is_castle() => {
+            write_move(pos, m, notation).unwrap_or_else(|_| UciMove::from_chess960(m).to_string())
+        }
+        _ => UciMove::from_chess960(m).to_string(),
+    }
+}
+
+/// Appends ` m1 m2 …`, the moves played from `start` as an engine that
+/// speaks `notation` reads them ([`engine_text`]).
+pub fn push_engine_moves(
+    out: &mut String,
+    start: &Chess,
+    moves: &[Move],
+    notation: CastlingNotation,
+) {
+    let mut pos = (notation == CastlingNotation::KingTwoSquares).then(|| start.clone());
+    for &m in moves {
+        out.push(' ');
+        match pos.as_mut() {
+            Some(p) => {
+                out.push_str(&engine_text(p, m, notation));
+                p.play_unchecked(m);
+            }
+            None => out.push_str(&UciMove::from_chess960(m).to_string()),
+        }
     }
 }
 
@@ -432,5 +489,29 @@ mod tests {
             total += castles;
         }
         assert!(total > 1800, "{total}");
+    }
+
+    #[test]
+    fn moves_for_an_engine_in_its_notation() {
+        // King d1, h-rook: castles d1g1 in standard notation; king f1 with
+        // an h-rook: f1g1 is also a king step, so the castle goes as f1h1.
+        let p = pos("3k3r/pppppppp/8/8/8/8/PPPPPPPP/3K3R w Hh - 0 1");
+        let castle = parse_move(&p, "d1h1", Kxr).unwrap();
+        let mut after = p.clone();
+        after.play_unchecked(castle);
+        let reply = parse_move(&after, "d8h8", Kxr).unwrap();
+        let line = |n| {
+            let mut out = String::new();
+            push_engine_moves(&mut out, &p, &[castle, reply], n);
+            out
+        };
+        assert_eq!(line(Two), " d1g1 d8g8");
+        assert_eq!(line(Kxr), " d1h1 d8h8");
+        let f1 = pos("5k1r/8/8/8/8/8/8/5K1R w Hh - 0 1");
+        let castle = parse_move(&f1, "f1h1", Kxr).unwrap();
+        assert_eq!(engine_text(&f1, castle, Two), "f1h1");
+        assert_eq!(CastlingNotation::parse_or_auto("AUTO"), Ok(None));
+        assert_eq!(CastlingNotation::parse_or_auto("standard"), Ok(Some(Two)));
+        assert!(CastlingNotation::parse_or_auto("o-o").is_err());
     }
 }

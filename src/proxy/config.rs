@@ -5,6 +5,7 @@
 //! [engine]             # the keys of every engine (crate::engines::keys)
 //! program = "/usr/games/stockfish"   # or cmd = …
 //! args = []
+//! # castles = "auto"   # or kxr, standard: how the engine writes castles
 //! # dir = "/tmp"
 //!
 //! [engine.options]      # sent after the engine's handshake
@@ -34,6 +35,7 @@ use super::options::GuiCastling;
 use super::profile::GuiProfile;
 use crate::engines::{EngineKeys, EngineKeysError, OptionError};
 use crate::files::FileError;
+use crate::notation::castling::CastlingNotation;
 use crate::notation::fen::FenFlavour;
 use crate::openings::{MethodError, MethodSpec};
 use crate::seconds::KeySecondsError;
@@ -46,6 +48,9 @@ pub struct Settings {
     pub start: Option<MethodSpec>,
     pub seed: Option<u64>,
     pub engine_fen: FenFlavour,
+    /// The engine's `castles` setting (`None`: the UCI rule, by its
+    /// `UCI_Chess960` mode).
+    pub engine_castles: Option<CastlingNotation>,
     pub gui_castling: GuiCastling,
     /// The GUI's profile (its known quirks).
     pub gui: GuiProfile,
@@ -61,6 +66,7 @@ impl Default for Settings {
             start: None,
             seed: None,
             engine_fen: FenFlavour::Shredder,
+            engine_castles: None,
             gui_castling: GuiCastling::Auto,
             gui: GuiProfile::Auto,
             log: None,
@@ -245,6 +251,7 @@ impl ProxyConfig {
             {
                 s.engine_fen = f;
             }
+            s.engine_castles = e.castles.and_then(|c| c.0);
             s.engine_options = e.option_pairs()?;
         }
         Ok(s)

@@ -144,7 +144,7 @@ impl Session {
         Session {
             own: OwnOptions::new(settings, fallback_seed),
             gui: GuiSide::default(),
-            engine: EngineSide::new(engine_name),
+            engine: EngineSide::new(engine_name, settings.engine_castles),
             info: InfoTranslator::default(),
             warnings: Warnings::default(),
             in_handshake: false,
@@ -317,7 +317,7 @@ impl Session {
         let want = chess960 || self.gui.wants_engine_960();
         let notations = (
             self.gui_notation(),
-            EngineSide::notation_in(self.engine.mode_for(want)),
+            self.engine.notation_in(self.engine.mode_for(want)),
         );
         let moves = match castles::gui_moves(base, &cmd.moves, notations, &mut self.warnings, out) {
             Ok(m) => m,

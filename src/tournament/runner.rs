@@ -31,7 +31,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, SystemTime};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::schedule::{Next, Schedule, Scheduler, Slot};
 use crate::engines::{Chess960, EngineSpec, start_engine};
@@ -40,6 +40,7 @@ use crate::game::arbiter::side_name;
 use crate::game::clock::go_command;
 use crate::game::pgn::{MoveInfo, PgnGame, write_game};
 use crate::game::{CastlingPolicy, Clock, Game, GameEnd, GameResult, Termination};
+use crate::notation::castling::{CastlingNotation, engine_text, push_engine_moves};
 use crate::notation::fen::position_fen;
 use crate::openings::{Opening, OpeningSource};
 use crate::shard::Shard;
@@ -414,15 +415,24 @@ fn play_game(
     ];
     let mut adjudicator = Adjudicator::new(ctx.rules);
     // Each side's `position` line, extended by one move per ply instead
-    // of rebuilt from the whole move list every move.
-    let book_uci: Vec<String> = game.uci_moves().map(|m| m.to_string()).collect();
-    let mut position_lines = by_colour.map(|i| {
-        PositionCommand::fen(
-            position_fen(&opening.start, ctx.engines[i].fen),
-            book_uci.clone(),
+    // of rebuilt from the whole move list every move; castles written in
+    // the notation each engine speaks (its `castles` setting).
+    let notations = by_colour.map(|i| ctx.engines[i].castling_notation(true));
+    let mut position_lines = [0, 1].map(|ci| {
+        let mut line = PositionCommand::fen(
+            position_fen(&opening.start, ctx.engines[by_colour[ci]].fen),
+            Vec::new(),
         )
-        .to_string()
+        .to_string();
+        if book > 0 {
+            line.push_str(" moves");
+            push_engine_moves(&mut line, &opening.start, &opening.moves, notations[ci]);
+        }
+        line
     });
+    // The position before each move, kept only for an engine whose
+    // castles are not king-takes-rook (its castles' text depends on it).
+    let track = notations.contains(&CastlingNotation::KingTwoSquares);
     let mut has_moves = book > 0;
     // The `go` line of a side whose limits do not depend on its clock is the
     // same every move (by colour: White 0, Black 1).
@@ -487,18 +497,24 @@ fn play_game(
             );
         }
         let text = r.bestmove.clone().unwrap_or_default();
-        match game.play_engine_move(&text) {
+        let before = track.then(|| game.position().clone());
+        match game.play_engine_move_in(&text, notations[ci]) {
             Ok(accepted) => {
                 if accepted.notation_error {
                     notation_errors[ci] += 1;
                 }
-                let uci = UciMove::from_move(accepted.mv, CastlingMode::Chess960);
-                for line in &mut position_lines {
+                for (line, notation) in position_lines.iter_mut().zip(notations) {
                     if !has_moves {
                         line.push_str(" moves");
                     }
-                    // Writing to a String cannot fail.
-                    let _ = write!(line, " {uci}");
+                    line.push(' ');
+                    match &before {
+                        Some(pos) => line.push_str(&engine_text(pos, accepted.mv, notation)),
+                        // Writing to a String cannot fail.
+                        None => {
+                            let _ = write!(line, "{}", UciMove::from_chess960(accepted.mv));
+                        }
+                    }
                 }
                 has_moves = true;
                 let score = r.score;

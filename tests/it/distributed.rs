@@ -16,29 +16,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Deterministic games: the built-in engine at fixed depths, fresh
-/// processes every game, one game at a time.
-fn tournament(games: u32, seed: u32) -> Vec<String> {
-    common::strs(&[
-        "--engine",
-        "name=a",
-        "depth=2",
-        "--engine",
-        "name=b",
-        "depth=3",
-        "--games",
-        &games.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--random-plies",
-        "2",
-        "--maxmoves",
-        "40",
-        "--restart",
-        "on",
-    ])
-}
-
 fn with(mut args: Vec<String>, more: &[&str]) -> Vec<String> {
     args.extend(common::strs(more));
     args
@@ -116,7 +93,7 @@ fn state_games(path: &Path) -> usize {
 #[test]
 fn the_shards_together_are_the_single_run() {
     let dir = common::scratch_dir("distributed-union");
-    let base = tournament(10, 21);
+    let base = common::deterministic_match(10, 21);
     let single = dir.join("single.pgn");
     let single_json = dir.join("single.json");
     let single_out = common::run_match(&with(
@@ -185,7 +162,7 @@ fn the_shards_together_are_the_single_run() {
 #[test]
 fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let dir = common::scratch_dir("distributed-refusals");
-    let base = tournament(4, 5);
+    let base = common::deterministic_match(4, 5);
     let run = dir.join("run");
     for shard in ["1/2", "2/2"] {
         common::assert_ok(&common::run_match(&shard_args(&base, shard, &run)));
@@ -204,7 +181,7 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     // Another tournament: a different seed.
     let other = dir.join("other");
     common::assert_ok(&common::run_match(&shard_args(
-        &tournament(4, 6),
+        &common::deterministic_match(4, 6),
         "2/2",
         &other,
     )));
@@ -237,6 +214,11 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&s2).unwrap()).unwrap();
     v["games"][0]["number"] = serde_json::json!(1);
     std::fs::write(damaged.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
+    // Edited, its check no longer matches (issue 21); without a check (a
+    // state written before checks were kept) the game itself is refused.
+    refused(&[arg(&s1), arg(&damaged)], "check does not match");
+    v.as_object_mut().unwrap().remove("check");
+    std::fs::write(damaged.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
     refused(&[arg(&s1), arg(&damaged)], "not one of shard 2/2's");
     refused(&[arg(&dir.join("nothing-here"))], "nothing-here");
     std::fs::create_dir_all(dir.join("empty")).unwrap();
@@ -257,6 +239,9 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     );
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&s2).unwrap()).unwrap();
     v["games"].as_array_mut().unwrap().pop();
+    // Without its check: an edited state, read as one written before
+    // checks were kept.
+    v.as_object_mut().unwrap().remove("check");
     let unfinished = dir.join("unfinished");
     std::fs::create_dir_all(&unfinished).unwrap();
     std::fs::write(unfinished.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
@@ -304,6 +289,8 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     for g in v["games"].as_array_mut().unwrap() {
         g.as_object_mut().unwrap().remove("pgn");
     }
+    // Older states had no check either.
+    v.as_object_mut().unwrap().remove("check");
     std::fs::write(spanless.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
     std::fs::write(spanless.join("shard-2-of-2.pgn"), &pgn2).unwrap();
     let (whole, old) = (dir.join("whole.pgn"), dir.join("old.pgn"));
@@ -345,7 +332,7 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
 #[test]
 fn sigterm_keeps_every_finished_game_and_the_same_command_resumes() {
     let dir = common::scratch_dir("distributed-preempt");
-    let base = tournament(12, 9);
+    let base = common::deterministic_match(12, 9);
     let run = dir.join("run");
     let args = shard_args(&base, "1/2", &run);
     let st = state(&run, "1/2");
@@ -502,7 +489,7 @@ print(json.dumps(doc))
     // Each pod's command, with this test's engines, games and volume in
     // place of the image's: one pair of games per pod.
     let games = 2 * completions as u32;
-    let base = tournament(games, value_of("--seed").parse().unwrap());
+    let base = common::deterministic_match(games, value_of("--seed").parse().unwrap());
     let single = dir.join("single.pgn");
     common::assert_ok(&common::run_match(&with(
         base.clone(),

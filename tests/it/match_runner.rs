@@ -225,6 +225,69 @@ fn king_two_squares_castling_is_accepted_but_counted_when_lenient() {
     assert!(pgn.contains("NotationErrors \"1\"]"), "{pgn}");
 }
 
+/// Two mock engines that speak standard castling notation in Chess960
+/// (`--king-two-squares`: they write and read `d1g1`, not `d1h1`), from a
+/// start where the king is on d1 and only the h-rook may castle: the
+/// two-squares form differs from king takes rook and is no king step.
+fn standard_notation_match(name: &str, castles: Option<&str>) -> (Value, String) {
+    let dir = common::scratch_dir(&format!("match-castles-{name}"));
+    let book = dir.join("castle.epd");
+    std::fs::write(&book, "3k3r/pppppppp/8/8/8/8/PPPPPPPP/3K3R w Hh -\n").unwrap();
+    let (pgn, js) = (dir.join("m.pgn"), dir.join("m.json"));
+    let mut args = Vec::new();
+    for engine in ["std-a", "std-b"] {
+        let mut spec = common::mock_engine_spec(engine, &["--king-two-squares"]);
+        if let Some(c) = castles {
+            spec.push(format!("castles={c}"));
+        }
+        args.extend(spec);
+    }
+    args.extend(common::strs(&[
+        "--games",
+        "2",
+        "--maxmoves",
+        "12",
+        "--start",
+        &format!("book:{}", book.display()),
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+        js.to_str().unwrap(),
+    ]));
+    let out = common::run_match(&args);
+    common::assert_ok(&out);
+    (
+        common::read_json(&js),
+        std::fs::read_to_string(&pgn).unwrap(),
+    )
+}
+
+#[test]
+fn an_engine_speaking_standard_castling_plays_with_castles_standard() {
+    let (s, pgn) = standard_notation_match("standard", Some("standard"));
+    for e in 0..2 {
+        assert_eq!(s["engines"][e]["illegal_moves"], 0, "{s}");
+        assert_eq!(s["engines"][e]["notation_errors"], 0, "{s}");
+    }
+    assert_eq!(s["terminations"]["illegal move"], Value::Null, "{s}");
+    // Both sides castle at once in both games, and read each other's
+    // castle (sent as `d1g1`) right: otherwise their boards part and an
+    // illegal move ends the game.
+    assert_eq!(pgn.matches("1. O-O {").count(), 2, "{pgn}");
+    assert_eq!(pgn.matches("} O-O {").count(), 2, "{pgn}");
+    assert!(!pgn.contains("makes an illegal move"), "{pgn}");
+}
+
+#[test]
+fn without_castles_standard_the_same_engines_are_diagnosed() {
+    let (s, pgn) = standard_notation_match("auto", None);
+    assert_eq!(s["terminations"]["illegal move"], 2, "{s}");
+    assert!(
+        pgn.contains("makes an illegal move: d1g1 (castling must be written king-takes-rook"),
+        "{pgn}"
+    );
+}
+
 #[test]
 fn an_engine_without_uci_chess960_is_refused_with_exit_2() {
     let mut args = common::mock_engine_spec("old", &["--no-chess960"]);

@@ -81,31 +81,11 @@ fn by_round(text: &str) -> BTreeMap<u64, Game> {
     out
 }
 
-/// Deterministic games: the built-in engine at fixed depths, fresh
-/// processes for every game, one game at a time.
+/// [`common::deterministic_match`] of `games` games into `pgn`.
 fn deterministic_args(pgn: &Path, games: u32) -> Vec<String> {
-    common::strs(&[
-        "--engine",
-        "name=a",
-        "depth=2",
-        "--engine",
-        "name=b",
-        "depth=3",
-        "--games",
-        &games.to_string(),
-        "--seed",
-        "17",
-        "--start",
-        "die",
-        "--random-plies",
-        "2",
-        "--maxmoves",
-        "40",
-        "--restart",
-        "on",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ])
+    let mut args = common::deterministic_match(games, 17);
+    args.extend(common::strs(&["--pgn", pgn.to_str().unwrap()]));
+    args
 }
 
 fn state_of(pgn: &Path) -> PathBuf {

@@ -26,11 +26,14 @@ pub(super) struct EngineSide {
     /// It is in `UCI_Chess960` mode (so writes castles king-takes-rook).
     pub(super) chess960: bool,
     pub(super) awaiting: Option<Awaiting>,
+    /// The engine's `castles` setting: `None` follows the UCI rule.
+    castles: Option<CastlingNotation>,
 }
 
 impl EngineSide {
-    pub(super) fn new(program: &str) -> EngineSide {
+    pub(super) fn new(program: &str, castles: Option<CastlingNotation>) -> EngineSide {
         EngineSide {
+            castles,
             name: program.to_string(),
             declares_960: false,
             uciok: false,
@@ -42,7 +45,7 @@ impl EngineSide {
 
     /// The castling notation the engine reads and writes.
     pub(super) fn notation(&self) -> CastlingNotation {
-        EngineSide::notation_in(self.chess960)
+        self.notation_in(self.chess960)
     }
 
     /// An `id` line before `uciok`: `id name` is held for `uciok` (GUIs
@@ -135,13 +138,11 @@ impl EngineSide {
         Some(line.into_bytes())
     }
 
-    /// The castling notation of an engine in mode `chess960`.
-    pub(super) fn notation_in(chess960: bool) -> CastlingNotation {
-        if chess960 {
-            CastlingNotation::KingTakesRook
-        } else {
-            CastlingNotation::KingTwoSquares
-        }
+    /// The castling notation of the engine in mode `chess960`: its
+    /// `castles` setting, else the UCI rule.
+    pub(super) fn notation_in(&self, chess960: bool) -> CastlingNotation {
+        self.castles
+            .unwrap_or_else(|| CastlingNotation::of_uci_mode(chess960))
     }
 
     /// A `bestmove` of a search from `pos`: checked against its legal

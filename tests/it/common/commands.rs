@@ -45,6 +45,32 @@ pub fn engine_args(cmd: &Path, more: &[&str]) -> Vec<String> {
     args
 }
 
+/// A match whose games are the same on every run: the built-in engine at
+/// depths 2 and 3, the die method from `seed`, two random plies, at most 40
+/// moves, fresh processes every game, one game at a time.
+pub fn deterministic_match(games: u32, seed: u32) -> Vec<String> {
+    strs(&[
+        "--engine",
+        "name=a",
+        "depth=2",
+        "--engine",
+        "name=b",
+        "depth=3",
+        "--games",
+        &games.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--start",
+        "die",
+        "--random-plies",
+        "2",
+        "--maxmoves",
+        "40",
+        "--restart",
+        "on",
+    ])
+}
+
 /// `uci960 match ARGS` with stdin closed.
 pub fn run_match(args: &[String]) -> Output {
     Command::new(super::uci960())

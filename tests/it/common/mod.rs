@@ -23,8 +23,8 @@ use std::process::Command;
 pub use client::{Client, OnDrop, PATIENCE};
 #[allow(unused_imports)]
 pub use commands::{
-    assert_each_round_once, assert_ok, check_pgn, engine_args, read_json, run_match, spawn_match,
-    stdout_json, strs,
+    assert_each_round_once, assert_ok, check_pgn, deterministic_match, engine_args, read_json,
+    run_match, spawn_match, stdout_json, strs,
 };
 #[cfg(any(target_os = "linux", windows))]
 pub use process::gone_within;
