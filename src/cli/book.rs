@@ -172,12 +172,12 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
             .as_deref()
             .map(str::parse::<EvalWindow>)
             .transpose()
-            .map_err(|e| anyhow!(e))?,
+            .map_err(|e| anyhow!("--eval-window {e}"))?,
         draw: rate(&args.draw_window, "draw-window")?,
         win: rate(&args.win_window, "win-window")?,
     };
     let shard = match &args.shard {
-        Some(s) => s.parse::<Shard>().map_err(|e| anyhow!(e))?,
+        Some(s) => s.parse::<Shard>().map_err(|e| anyhow!("--shard {e}"))?,
         None => Shard::WHOLE,
     };
     if args.format == BookFormat::Pgn && args.fen.is_some() {
