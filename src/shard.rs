@@ -39,9 +39,10 @@ impl Shard {
     }
 }
 
-/// Why a shard value was refused.
+/// Why a shard value was refused (the command layer says which setting:
+/// `--shard '0/4': ...`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--shard '{text}': {fault} (write i/n, 1 <= i <= n, e.g. 1/4)")]
+#[error("'{text}': {fault} (write i/n, 1 <= i <= n, e.g. 1/4)")]
 pub struct ShardError {
     pub text: String,
     pub fault: ShardFault,

@@ -1,4 +1,5 @@
-//! EPD output: one line per book position.
+//! A book line as an EPD record ([`crate::output::epd`] writes records):
+//! one line per book position.
 //!
 //! ```text
 //! <board> <side> <castling> <ep> hmvc 0; fmvn 3; ce 17; acd 14; c0 "e2e4 e7e5 b1c3 g8f6"; c1 "<start FEN>";
@@ -24,42 +25,42 @@ use std::fmt::Write as _;
 use shakmaty::{CastlingMode, Position};
 
 use super::generate::BookLine;
-use crate::notation::fen::{FenFlavour, push_epd_fields, push_fen};
+use crate::notation::fen::{FenFlavour, push_fen};
+use crate::output::epd::Record;
 use crate::start::method::cached_fen;
 use crate::uci::Score;
 
 /// Appends the EPD line of `line` (with its `\n`) to `out`.
 pub fn push_epd(out: &mut String, line: &BookLine, flavour: FenFlavour) {
-    push_epd_fields(out, &line.position, flavour);
     let pos = &line.position;
-    let _ = write!(out, " hmvc {}; fmvn {};", pos.halfmoves(), pos.fullmoves());
+    let mut record = Record::start(out, pos, flavour);
+    record
+        .op("hmvc", pos.halfmoves())
+        .op("fmvn", pos.fullmoves());
     if let Some(eval) = &line.eval {
         match eval.score {
-            Score::Cp(cp, _) => {
-                let _ = write!(out, " ce {cp};");
-            }
-            Score::Mate(n, _) => {
-                let _ = write!(out, " dm {n};");
-            }
-        }
+            Score::Cp(cp, _) => record.op("ce", cp),
+            Score::Mate(n, _) => record.op("dm", n),
+        };
         if let Some(depth) = eval.depth {
-            let _ = write!(out, " acd {depth};");
+            record.op("acd", depth);
         }
-        let _ = write!(out, " wdl \"{}\";", eval.wdl);
+        record.quoted("wdl", |out| {
+            let _ = write!(out, "{}", eval.wdl);
+        });
     }
     if !line.moves.is_empty() {
-        out.push_str(" c0 \"");
-        for (i, m) in line.moves.iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
+        record.quoted("c0", |out| {
+            for (i, m) in line.moves.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                m.to_uci(CastlingMode::Chess960).append_to_string(out);
             }
-            m.to_uci(CastlingMode::Chess960).append_to_string(out);
-        }
-        out.push_str("\"; c1 \"");
-        push_start_fen(out, line, flavour);
-        out.push_str("\";");
+        });
+        record.quoted("c1", |out| push_start_fen(out, line, flavour));
     }
-    out.push('\n');
+    record.end();
 }
 
 /// The start's FEN, from the table of the 960 when it is one of them.

@@ -25,9 +25,10 @@ pub struct EvalWindow {
     pub hi: i64,
 }
 
-/// Why an `--eval-window` value was refused.
+/// Why an evaluation window was refused (the command layer names the
+/// setting: `--eval-window 'a..b': ...`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--eval-window '{text}': {fault} (write A..B in centipawns, e.g. -50..50)")]
+#[error("'{text}': {fault} (write A..B in centipawns, e.g. -50..50)")]
 pub struct EvalWindowError {
     pub text: String,
     pub fault: WindowFault,
@@ -262,10 +263,7 @@ mod tests {
         assert!("-50".parse::<EvalWindow>().is_err());
         let err = "a..b".parse::<EvalWindow>().unwrap_err();
         assert_eq!(err.fault, WindowFault::NotANumber('A'));
-        assert!(
-            err.to_string()
-                .starts_with("--eval-window 'a..b': A is not")
-        );
+        assert!(err.to_string().starts_with("'a..b': A is not"));
     }
 
     #[test]

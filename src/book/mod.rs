@@ -15,7 +15,8 @@
 //! | [`unique`] | position keys and the set of positions seen |
 //! | [`shard`] | the i-th of n slices |
 //! | [`generate`] | the pipeline: candidate sequence, workers, judging in order |
-//! | [`epd`], [`pgn`] | the writers |
+//! | [`epd`], [`pgn`] | a book line as an EPD record ([`crate::output::epd`]) or a PGN game ([`crate::game::pgn`]) |
+//! | [`write`] | the chosen format to the chosen destination, in large chunks |
 //! | [`package`] | `--package`: the book as fishtest or OpenBench take it, zip, sri, sha |
 //! | [`stats`] | `--stats`: what a book holds, counted as the frameworks count |
 //! | [`stored`] | what a book line carries: its evaluation and moves, read back (re-filtering without an engine) |
@@ -36,5 +37,6 @@ pub mod stats;
 pub mod stored;
 pub mod unique;
 pub mod wdl;
+pub mod write;
 
 pub use generate::{BookError, BookLine, BookPlan, Generated, MoveChoice, Stop, generate};

@@ -3,7 +3,7 @@
 //! terminal) and the final report; the pipeline is [`crate::book`]. See
 //! docs/BOOKS.md.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -15,20 +15,20 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::keyword::keyword;
-use crate::book::epd::push_epd;
 use crate::book::filter::{EvalView, EvalWindow, Tally, Windows};
 use crate::book::package::{self, Framework};
-use crate::book::pgn::push_pgn;
 use crate::book::plies::PlyRange;
 use crate::book::shard::Shard;
 use crate::book::stored::StoredLines;
 use crate::book::wdl::RateWindow;
+use crate::book::write::BookWriter;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
 use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
 use crate::keyword::Keyword;
-use crate::notation::fen::{FenFlavour, push_fen};
+use crate::notation::fen::FenFlavour;
 use crate::openings::BookFormat;
 use crate::openings::StartSpec;
+use crate::output::{Destination, Sink};
 use crate::platform::interrupt;
 
 /// Node limit when neither `--depth` nor `--nodes` is given.
@@ -172,12 +172,12 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
             .as_deref()
             .map(str::parse::<EvalWindow>)
             .transpose()
-            .map_err(|e| anyhow!(e))?,
+            .map_err(|e| anyhow!("--eval-window {e}"))?,
         draw: rate(&args.draw_window, "draw-window")?,
         win: rate(&args.win_window, "win-window")?,
     };
     let shard = match &args.shard {
-        Some(s) => s.parse::<Shard>().map_err(|e| anyhow!(e))?,
+        Some(s) => s.parse::<Shard>().map_err(|e| anyhow!("--shard {e}"))?,
         None => Shard::WHOLE,
     };
     if args.format == BookFormat::Pgn && args.fen.is_some() {
@@ -271,77 +271,6 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSpec> {
     spec.limits.depth = depth;
     spec.limits.nodes = nodes;
     Ok(spec)
-}
-
-/// Bytes of text gathered before one write.
-const OUTPUT_CHUNK: usize = 1 << 16;
-
-/// The book's text on its way out: lines are formatted into one buffer
-/// and written in large chunks (one copy, one syscall per 64 KiB).
-/// Where the book goes: a stream (stdout), or a file staged until the book
-/// is done ([`crate::files::Staged`]).
-enum Sink {
-    Stream(Box<dyn Write>),
-    File(crate::files::Staged),
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::Stream(w) => w.write(buf),
-            Sink::File(f) => f.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::Stream(w) => w.flush(),
-            Sink::File(f) => f.flush(),
-        }
-    }
-}
-
-struct Output {
-    out: Sink,
-    text: String,
-    format: BookFormat,
-    flavour: FenFlavour,
-    each_line: bool,
-    /// Gather the book for `--package` instead of writing it.
-    package: bool,
-}
-
-impl Output {
-    fn push(&mut self, rank: u64, line: &BookLine) -> io::Result<()> {
-        if self.package {
-            // The frameworks' form: the six FEN fields, nothing else; the
-            // whole book stays in memory until it is packaged.
-            push_fen(&mut self.text, &line.position, self.flavour);
-            self.text.push('\n');
-            return Ok(());
-        }
-        match self.format {
-            BookFormat::Epd => push_epd(&mut self.text, line, self.flavour),
-            BookFormat::Pgn => push_pgn(&mut self.text, rank, line),
-        }
-        if self.each_line || self.text.len() >= OUTPUT_CHUNK {
-            self.write_out()?;
-        }
-        Ok(())
-    }
-
-    fn write_out(&mut self) -> io::Result<()> {
-        self.out.write_all(self.text.as_bytes())?;
-        self.text.clear();
-        self.out.flush()
-    }
-
-    fn finish(&mut self) -> io::Result<()> {
-        if self.package {
-            return Ok(());
-        }
-        self.write_out()
-    }
 }
 
 /// The progress bar: kept positions against the book size, with rate and
@@ -448,20 +377,19 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     // book is done (issue 21): filtering a book in place reads it whole
     // first, and an engine that does not start leaves the old file intact.
     let out = match &args.output {
-        Some(_) if package.is_some() => Sink::Stream(Box::new(io::sink())),
-        Some(path) => Sink::File(crate::files::Staged::create("book output", path)?),
-        None => Sink::Stream(Box::new(io::stdout().lock())),
+        Some(_) if package.is_some() => Sink::Discard,
+        Some(path) => Destination::file("book output", path).open()?,
+        None => Destination::Stdout.open()?,
     };
-    let mut output = Output {
+    // Engine books are slow: each line is written at once, so readers see
+    // it; random books go out in large writes.
+    let mut output = BookWriter::new(
         out,
-        text: String::with_capacity(OUTPUT_CHUNK + (1 << 12)),
-        format: args.format,
+        args.format,
         flavour,
-        // Engine books are slow: each line is written at once, so readers
-        // see it; random books go out in large writes.
-        each_line: plan.engine.is_some(),
-        package: package.is_some(),
-    };
+        plan.engine.is_some(),
+        package.is_some(),
+    );
     let mut sink = |rank: u64, line: &BookLine| output.push(rank, line);
 
     let bar = progress_bar(plan.count);
@@ -471,7 +399,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     };
     let result = generate(&plan, &interrupted, &mut sink, &mut progress);
     bar.finish_and_clear();
-    let flushed = output.finish();
+    let flushed = output.flush();
 
     let outcome = match result {
         Ok(outcome) => outcome,
@@ -494,10 +422,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     }
     // The book is whole (or cut by a signal, as a streamed book would be):
     // it takes the old file's place.
-    if let Sink::File(staged) =
-        std::mem::replace(&mut output.out, Sink::Stream(Box::new(io::sink())))
-        && let Err(e) = staged.commit()
-    {
+    if let Err(e) = output.commit() {
         eprintln!("uci960: {e}");
         return Ok(ExitCode::from(super::exit::RUNTIME));
     }
@@ -509,7 +434,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         let written = package::write_package(
             *framework,
             file,
-            &output.text,
+            output.text(),
             dir,
             args.package_source.as_deref(),
         );

@@ -14,13 +14,15 @@ use clap::Args;
 
 use super::keyword::keyword;
 use crate::engines::{EngineKeys, group_engine_tokens};
+use crate::keyword::Keyword;
 use crate::tournament::config::{
-    self, TournamentConfig, TournamentConfigError, parse_draw, parse_openings, parse_resign,
-    parse_sprt,
+    self, ConfigFile, TournamentConfig, TournamentConfigError, parse_draw, parse_openings,
+    parse_resign, parse_sprt,
 };
 use crate::tournament::runner::Ended;
 use crate::tournament::schedule::TournamentKind;
 use crate::tournament::session::{self, Options};
+use crate::tournament::setting::Setting;
 
 #[derive(Args, Debug, Default)]
 pub struct MatchArgs {
@@ -163,8 +165,8 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     let st = match &args.st {
         Some(s) => Some(
             crate::seconds::parse_positive(s)
-                .map_err(|e| TournamentConfigError::BadFlag {
-                    flag: "--st",
+                .map_err(|e| TournamentConfigError::BadSetting {
+                    setting: Setting::St,
                     value: s.clone(),
                     reason: e.to_string(),
                 })?
@@ -174,8 +176,8 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     };
     let castling = match &args.castling {
         Some(c) => Some(c.parse().map_err(|e: crate::keyword::UnknownWord| {
-            TournamentConfigError::BadFlag {
-                flag: "--castling-moves",
+            TournamentConfigError::BadSetting {
+                setting: Setting::CastlingMoves,
                 value: c.clone(),
                 reason: e.to_string(),
             }
@@ -211,8 +213,8 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
         timeout: args.timeout.map(|d| d.as_secs_f64()),
         pgn_variant: match &args.pgn_variant {
             Some(v) => Some(v.parse().map_err(|e: crate::keyword::UnknownWord| {
-                TournamentConfigError::BadFlag {
-                    flag: "--pgn-variant",
+                TournamentConfigError::BadSetting {
+                    setting: Setting::PgnVariant,
                     value: v.clone(),
                     reason: e.to_string(),
                 }
@@ -225,12 +227,43 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     })
 }
 
-fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, TournamentConfigError> {
+/// The settings, or the message of what is wrong with them, naming each
+/// setting as the user wrote it: the flag, or the key, file and line of
+/// the config.
+fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, String> {
+    let on_command_line = |e: TournamentConfigError| e.describe(&flag);
     let file = match &args.config {
-        Some(path) => TournamentConfig::from_toml_file(path)?,
-        None => TournamentConfig::default(),
+        Some(path) => Some(ConfigFile::read(path).map_err(on_command_line)?),
+        None => None,
     };
-    flags_config(args)?.over(file).validate()
+    let flags = flags_config(args).map_err(on_command_line)?;
+    // Settings the file gives and the flags do not: named by their key.
+    let from_file: Vec<(Setting, String)> = match &file {
+        Some(f) => Setting::all()
+            .filter(|s| !flags.gives(*s) && f.config.gives(*s))
+            .filter_map(|s| {
+                let (key, line) = f.key_of(s)?;
+                Some((
+                    s,
+                    format!("{key} (config {}, line {line})", f.path.display()),
+                ))
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let name = |s: Setting| match from_file.iter().find(|(f, _)| *f == s) {
+        Some((_, written)) => written.clone(),
+        None => flag(s),
+    };
+    flags
+        .over(file.map(|f| f.config).unwrap_or_default())
+        .validate()
+        .map_err(|e| e.describe(&name))
+}
+
+/// The flag of a setting: its TOML key with `-` for `_`.
+fn flag(setting: Setting) -> String {
+    format!("--{}", setting.word().replace('_', "-"))
 }
 
 fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {

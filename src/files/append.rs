@@ -4,22 +4,29 @@
 //! Each append returns the record's [`Span`] (offset, length, hash), which
 //! the caller keeps in its state; before an append the caller records the
 //! text it is about to write as [`Pending`]. A resume then proves what it
-//! may remove ([`verify_tail`]):
+//! may remove ([`Appender::resume`]):
 //!
 //! - every recorded span must hold the bytes it held when written, else
 //!   the resume is refused and the file left untouched (it never deletes
 //!   a recorded record);
-//! - bytes after the last recorded record are removed only when they are
-//!   the start of the pending text at the right offset (a record cut by
-//!   SIGKILL); anything else there was written by someone else and is
-//!   kept, unless our cut record sits before it, which is refused.
+//! - the pending record found whole (written, then interrupted before it
+//!   was recorded) is handed back to be recorded, wherever it landed;
+//! - the start of the pending record at the end of the file (a record cut
+//!   by SIGKILL) is removed; anything else after the records was written
+//!   by someone else and is kept, unless our cut record sits before it,
+//!   which is refused.
 //!
-//! A file that does not end with a line break gets one before the first
-//! record (`1. e4 1-0[Event …` would glue two games together). On POSIX a
-//! regular file is locked (`flock`, advisory) while appended to, so that
-//! two runs never write one file at once; Windows byte-range locks are
-//! mandatory and would stop readers (a GUI viewing the PGN), so there the
-//! run lock of the state file is the only guard.
+//! The check and the cut are made through an open appender, so under its
+//! lock: on POSIX a regular file is locked (`flock`, advisory) while
+//! appended to, so that two runs never write one file at once (runs that
+//! share it on purpose hold a shared lock; a resume among them removes
+//! bytes only while no other run holds the file). Windows byte-range locks
+//! are mandatory and would stop readers (a GUI viewing the PGN), so there
+//! the run lock of the state file is the only guard.
+//!
+//! A file that does not end with a line break gets one before the next
+//! record (`1. e4 1-0[Event …` would glue two games together), also when
+//! another program appended to it while the run held it.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -152,11 +159,7 @@ impl Appender {
                 path: path.to_path_buf(),
             });
         }
-        let separator = if regular && len > 0 && last_byte(path, len) != Some(b'\n') {
-            "\n"
-        } else {
-            ""
-        };
+        let separator = if regular { separator(path, len) } else { "" };
         Ok(Appender {
             what,
             path: path.to_path_buf(),
@@ -183,9 +186,22 @@ impl Appender {
     }
 
     /// The bytes the next [`append`](Self::append) of `record` writes (the
-    /// record, after a missing line break): what to keep as [`Pending`].
-    pub fn next_text(&self, record: &str) -> String {
-        format!("{}{record}", self.separator)
+    /// record, after a missing line break) and where they should land:
+    /// what to keep as [`Pending`]. The file is looked at again first, so
+    /// that text another program appended since (ignoring the lock) gets
+    /// its missing line break and the offset is where the file ends now.
+    pub fn next_text(&mut self, record: &str) -> Pending {
+        if self.regular
+            && let Ok(len) = self.file.metadata().map(|m| m.len())
+            && len != self.len
+        {
+            self.len = len;
+            self.separator = separator(&self.path, len);
+        }
+        Pending {
+            offset: self.len,
+            text: format!("{}{record}", self.separator),
+        }
     }
 
     /// Appends `text` (from [`next_text`](Self::next_text)), then flushes
@@ -206,10 +222,18 @@ impl Appender {
                 source,
             })?;
         let len = text.len() as u64;
-        // Shared: others may have appended since; an append leaves the
-        // file position at the end of what it wrote.
-        let end = match self.shared && self.regular {
-            true => self.file.stream_position().unwrap_or(self.len + len),
+        // Others may have appended since (a run sharing the file, a
+        // program ignoring the lock); an append leaves the file position
+        // at the end of what it wrote.
+        let end = match self.regular {
+            true => self
+                .file
+                .stream_position()
+                .ok()
+                // A position that is not past the record (a platform that
+                // does not move it on append) is not believed.
+                .filter(|&p| p >= self.len + len)
+                .unwrap_or(self.len + len),
             false => self.len + len,
         };
         let span = Span {
@@ -223,6 +247,16 @@ impl Appender {
     }
 }
 
+/// What goes before a record appended to a file of `len` bytes: a line
+/// break when the file does not end with one.
+fn separator(path: &Path, len: u64) -> &'static str {
+    if len > 0 && last_byte(path, len) != Some(b'\n') {
+        "\n"
+    } else {
+        ""
+    }
+}
+
 fn last_byte(path: &Path, len: u64) -> Option<u8> {
     let mut f = File::open(path).ok()?;
     f.seek(SeekFrom::Start(len - 1)).ok()?;
@@ -232,128 +266,239 @@ fn last_byte(path: &Path, len: u64) -> Option<u8> {
 }
 
 /// What a resume found after the last recorded record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tail {
-    /// Nothing: the file ends with the last record.
-    Clean,
-    /// The start of the pending record (cut by an interruption): removed.
-    Cut { bytes: u64 },
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tail {
+    /// Bytes of the pending record cut by an interruption: removed.
+    pub cut: u64,
+    /// The pending record, found whole (written, then interrupted before
+    /// it was recorded): kept where it is, for the caller to record.
+    pub written: Option<Span>,
     /// Bytes someone else appended: kept, new records go after them.
-    Foreign { bytes: u64 },
+    pub foreign: u64,
 }
 
-/// Checks `path` against the records of a state (module docs) and removes
-/// the cut pending record if that is what follows them. `end` is where the
-/// state says its records end (used when no record has a span); a path
-/// that is not a regular file (a device, a FIFO) has nothing to check.
-pub fn verify_tail(
-    what: &'static str,
-    path: &Path,
-    spans: &[Span],
-    end: u64,
-    pending: Option<&Pending>,
-) -> Result<Tail, AppendError> {
-    let differs = |reason: String| AppendError::Differs {
-        what,
-        path: path.to_path_buf(),
-        reason,
-    };
-    let io = |source| AppendError::Open {
-        what,
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = match std::fs::metadata(path) {
-        Ok(m) if !m.is_file() => return Ok(Tail::Clean),
-        Ok(m) => m.len(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-        Err(e) => return Err(io(e)),
-    };
-    let end = spans.iter().map(Span::end).max().unwrap_or(end);
-    if let Some(last) = spans.last()
-        && len < end
-        && len >= last.offset
-        && end - len <= 2
-    {
-        // Only line breaks at the very end went missing (an editor): put
-        // them back when that makes the last record whole again.
-        let pad = &b"\n\n"[..(end - len) as usize];
-        let mut bytes = Vec::new();
-        File::open(path)
-            .and_then(|mut f| {
-                f.seek(SeekFrom::Start(last.offset))?;
-                f.read_to_end(&mut bytes)
-            })
-            .map_err(io)?;
-        bytes.extend_from_slice(pad);
-        if content_hash(&bytes) == last.hash {
-            OpenOptions::new()
-                .append(true)
-                .open(path)
-                .and_then(|mut f| f.write_all(pad).and_then(|_| f.sync_all()))
-                .map_err(|source| AppendError::Write {
-                    what,
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-            return verify_tail(what, path, spans, end, pending);
+impl Appender {
+    /// Checks the file against the records of a state (module docs) and
+    /// removes the cut pending record if that is where the file ends.
+    /// `end` is where the state says its records end (used when no record
+    /// has a span). `adopt`: the caller kept what the pending record is and
+    /// records it when it is found whole; otherwise a whole pending record
+    /// at the end is removed like a cut one (and played again).
+    ///
+    /// Done under this appender's lock, so no other run writes meanwhile;
+    /// a file shared with other runs is changed only while no other run
+    /// holds it (its cut record is refused otherwise, the file untouched).
+    /// A device or FIFO has nothing to check.
+    pub fn resume(
+        &mut self,
+        spans: &[Span],
+        end: u64,
+        pending: Option<&Pending>,
+        adopt: bool,
+    ) -> Result<Tail, AppendError> {
+        if !self.regular {
+            return Ok(Tail::default());
+        }
+        let alone = !self.shared || self.try_exclusive()?;
+        let tail = self.check_tail(spans, end, pending, adopt, alone);
+        if self.shared && alone {
+            self.share_again()?;
+        }
+        let tail = tail?;
+        let len = self.file.metadata().map_err(|e| self.open_error(e))?.len();
+        self.len = len;
+        self.separator = separator(&self.path, len);
+        Ok(tail)
+    }
+
+    fn open_error(&self, source: std::io::Error) -> AppendError {
+        AppendError::Open {
+            what: self.what,
+            path: self.path.clone(),
+            source,
         }
     }
-    if len < end {
-        return Err(differs(format!(
-            "is {len} bytes long, shorter than the {end} bytes of the games recorded in the state file"
-        )));
+
+    fn busy(&self) -> AppendError {
+        AppendError::Busy {
+            what: self.what,
+            path: self.path.clone(),
+        }
     }
-    if len == 0 {
-        return Ok(Tail::Clean);
+
+    /// Trades the shared lock for the exclusive one if no other run holds
+    /// the file; false (still shared) otherwise.
+    #[cfg(unix)]
+    fn try_exclusive(&self) -> Result<bool, AppendError> {
+        match self.file.try_lock() {
+            Ok(()) => Ok(true),
+            // A failed conversion drops the shared lock (flock): take it back.
+            Err(std::fs::TryLockError::WouldBlock) => match self.file.try_lock_shared() {
+                Ok(()) => Ok(false),
+                Err(_) => Err(self.busy()),
+            },
+            Err(std::fs::TryLockError::Error(e)) => Err(self.open_error(e)),
+        }
     }
-    let mut file = File::open(path).map_err(io)?;
-    let mut buf = Vec::new();
-    for (i, s) in spans.iter().enumerate() {
-        buf.clear();
-        file.seek(SeekFrom::Start(s.offset))
-            .and_then(|_| (&mut file).take(s.len).read_to_end(&mut buf))
-            .map_err(io)?;
-        if content_hash(&buf) != s.hash {
+
+    /// Windows: the run lock is the only guard (module docs).
+    #[cfg(not(unix))]
+    fn try_exclusive(&self) -> Result<bool, AppendError> {
+        Ok(true)
+    }
+
+    #[cfg(unix)]
+    fn share_again(&self) -> Result<(), AppendError> {
+        self.file.try_lock_shared().map_err(|_| self.busy())
+    }
+
+    #[cfg(not(unix))]
+    fn share_again(&self) -> Result<(), AppendError> {
+        Ok(())
+    }
+
+    fn cut_to(&self, len: u64) -> Result<(), AppendError> {
+        OpenOptions::new()
+            .write(true)
+            .open(&self.path)
+            .and_then(|f| f.set_len(len).and_then(|_| f.sync_all()))
+            .map_err(|source| AppendError::Write {
+                what: self.what,
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    fn check_tail(
+        &mut self,
+        spans: &[Span],
+        end: u64,
+        pending: Option<&Pending>,
+        adopt: bool,
+        alone: bool,
+    ) -> Result<Tail, AppendError> {
+        let (what, path) = (self.what, self.path.clone());
+        let differs = |reason: String| AppendError::Differs {
+            what,
+            path: path.clone(),
+            reason,
+        };
+        let io = |source| AppendError::Open {
+            what,
+            path: path.clone(),
+            source,
+        };
+        let len = self.file.metadata().map_err(io)?.len();
+        let end = spans.iter().map(Span::end).max().unwrap_or(end);
+        if let Some(last) = spans.last()
+            && alone
+            && len < end
+            && len >= last.offset
+            && end - len <= 2
+        {
+            // Only line breaks at the very end went missing (an editor): put
+            // them back when that makes the last record whole again.
+            let pad = &b"\n\n"[..(end - len) as usize];
+            let mut bytes = Vec::new();
+            File::open(&self.path)
+                .and_then(|mut f| {
+                    f.seek(SeekFrom::Start(last.offset))?;
+                    f.read_to_end(&mut bytes)
+                })
+                .map_err(io)?;
+            bytes.extend_from_slice(pad);
+            if content_hash(&bytes) == last.hash {
+                self.file
+                    .write_all(pad)
+                    .and_then(|_| self.file.sync_all())
+                    .map_err(|source| AppendError::Write {
+                        what,
+                        path: path.clone(),
+                        source,
+                    })?;
+                return self.check_tail(spans, end, pending, adopt, alone);
+            }
+        }
+        if len < end {
             return Err(differs(format!(
-                "does not hold record {} (bytes {}..{}) as it was written",
-                i + 1,
-                s.offset,
-                s.end()
+                "is {len} bytes long, shorter than the {end} bytes of the games recorded in the state file"
             )));
         }
-    }
-    if len == end {
-        return Ok(Tail::Clean);
-    }
-    let bytes = len - end;
-    buf.clear();
-    file.seek(SeekFrom::Start(end))
-        .and_then(|_| (&mut file).take(bytes).read_to_end(&mut buf))
-        .map_err(io)?;
-    match pending {
-        Some(p) if p.offset == end && p.text.as_bytes().starts_with(&buf) => {
-            OpenOptions::new()
-                .write(true)
-                .open(path)
-                .and_then(|f| f.set_len(end).and_then(|_| f.sync_all()))
-                .map_err(|source| AppendError::Write {
-                    what,
-                    path: path.to_path_buf(),
-                    source,
-                })?;
-            Ok(Tail::Cut { bytes })
+        if len == 0 {
+            return Ok(Tail::default());
         }
-        Some(p)
-            if p.offset == end
-                && !p.text.is_empty()
-                && buf.starts_with(&p.text.as_bytes()[..1]) =>
-        {
-            Err(differs(format!(
+        let mut file = File::open(&self.path).map_err(io)?;
+        let mut buf = Vec::new();
+        for (i, s) in spans.iter().enumerate() {
+            buf.clear();
+            file.seek(SeekFrom::Start(s.offset))
+                .and_then(|_| (&mut file).take(s.len).read_to_end(&mut buf))
+                .map_err(io)?;
+            if content_hash(&buf) != s.hash {
+                return Err(differs(format!(
+                    "does not hold record {} (bytes {}..{}) as it was written",
+                    i + 1,
+                    s.offset,
+                    s.end()
+                )));
+            }
+        }
+        let mut tail = Tail {
+            foreign: len - end,
+            ..Tail::default()
+        };
+        // Only a pending record after the recorded ones is this run's
+        // (one before them is a damaged state's, and ignored).
+        let Some(p) = pending.filter(|p| p.offset >= end && p.offset <= len && !p.text.is_empty())
+        else {
+            return Ok(tail);
+        };
+        buf.clear();
+        file.seek(SeekFrom::Start(end))
+            .and_then(|_| (&mut file).take(len - end).read_to_end(&mut buf))
+            .map_err(io)?;
+        let text = p.text.as_bytes();
+        let from = (p.offset - end) as usize;
+        // Whole: where it was to land or, when others appended meanwhile
+        // (a shared file), after that.
+        if let Some(i) = memchr::memmem::find(&buf[from..], text) {
+            let at = end + (from + i) as u64;
+            if adopt {
+                tail.written = Some(Span {
+                    offset: at,
+                    len: text.len() as u64,
+                    hash: content_hash(text),
+                });
+                tail.foreign -= text.len() as u64;
+            } else if alone && at + text.len() as u64 == len {
+                self.cut_to(at)?;
+                tail.cut = text.len() as u64;
+                tail.foreign -= tail.cut;
+            }
+            return Ok(tail);
+        }
+        // Cut: the file ends with the start of the record.
+        let lo = from.max(buf.len().saturating_sub(text.len() - 1));
+        if let Some(j) = (lo..buf.len()).find(|&j| text.starts_with(&buf[j..])) {
+            if !alone {
+                return Err(differs(
+                    "ends with the start of this tournament's game that was being written, and another run shares the file now; resume when it has ended (the cut game is removed then)".into(),
+                ));
+            }
+            self.cut_to(end + j as u64)?;
+            tail.cut = (buf.len() - j) as u64;
+            tail.foreign -= tail.cut;
+            return Ok(tail);
+        }
+        // Cut, then someone else's text: it cannot be removed. (A file
+        // shared on purpose keeps it: every game starts alike there.)
+        if !self.shared && buf.get(from) == Some(&text[0]) {
+            let bytes = len - end;
+            return Err(differs(format!(
                 "holds {bytes} bytes after the last recorded game: the start of the game that was being written, then text this run did not write (another program appended to it); remove the cut game by hand or resume with another file"
-            )))
+            )));
         }
-        _ => Ok(Tail::Foreign { bytes }),
+        Ok(tail)
     }
 }
 
@@ -361,48 +506,151 @@ pub fn verify_tail(
 mod tests {
     use super::*;
 
+    fn append_raw(path: &Path, bytes: &[u8]) {
+        OpenOptions::new()
+            .append(true)
+            .open(path)
+            .unwrap()
+            .write_all(bytes)
+            .unwrap();
+    }
+
     #[test]
     fn resume_removes_only_its_own_cut_record() {
         let dir = crate::files::replace::tests::scratch("append");
         let path = dir.join("g.pgn");
         std::fs::write(&path, "old game without newline").unwrap();
         let mut a = Appender::open("PGN file", &path).unwrap();
-        let first = a.append(&a.next_text("one\n")).unwrap();
+        let first = a.next_text("one\n");
+        let first = a.append(&first.text).unwrap();
         assert_eq!(first.offset, 24);
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "old game without newline\none\n"
         );
-        let pending = Pending {
-            offset: a.len(),
-            text: a.next_text("two two\n"),
-        };
+        let pending = a.next_text("two two\n");
         drop(a);
         // Cut after three bytes, as by SIGKILL.
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"two").unwrap();
-        drop(f);
-        let tail = verify_tail("PGN file", &path, &[first], 0, Some(&pending)).unwrap();
-        assert_eq!(tail, Tail::Cut { bytes: 3 });
+        append_raw(&path, b"two");
+        let mut a = Appender::open("PGN file", &path).unwrap();
+        let tail = a.resume(&[first], 0, Some(&pending), true).unwrap();
+        assert_eq!(tail.cut, 3);
         assert_eq!(std::fs::metadata(&path).unwrap().len(), first.end());
+        drop(a);
         // Someone else's text after the records: kept.
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .unwrap()
-            .write_all(b"foreign\n")
-            .unwrap();
-        let tail = verify_tail("PGN file", &path, &[first], 0, Some(&pending)).unwrap();
-        assert_eq!(tail, Tail::Foreign { bytes: 8 });
+        append_raw(&path, b"foreign\n");
+        let mut a = Appender::open("PGN file", &path).unwrap();
+        let tail = a.resume(&[first], 0, Some(&pending), true).unwrap();
+        assert_eq!((tail.cut, tail.foreign), (0, 8));
+        drop(a);
         // A recorded record changed: refused, the file untouched.
         let before = std::fs::read(&path).unwrap();
         let damaged = Span { hash: 1, ..first };
-        let err = verify_tail("PGN file", &path, &[damaged], 0, None).unwrap_err();
+        let mut a = Appender::open("PGN file", &path).unwrap();
+        let err = a.resume(&[damaged], 0, None, true).unwrap_err();
         assert!(
             err.is_usage() && err.to_string().contains("record 1"),
             "{err}"
         );
         assert_eq!(std::fs::read(&path).unwrap(), before);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Found by the interleaving test: a run killed after writing a game
+    /// whole but before recording it, in a file others appended to since
+    /// (a shared PGN), had that game kept as foreign text and played
+    /// again: the game twice. It is found whole after where it was to
+    /// land and handed back to be recorded.
+    #[test]
+    fn a_written_but_unrecorded_record_is_found_whole() {
+        let dir = crate::files::replace::tests::scratch("append-whole");
+        let path = dir.join("g.pgn");
+        let mut a = Appender::open_shared("PGN file", &path).unwrap();
+        let first = a.next_text("one\n");
+        let first = a.append(&first.text).unwrap();
+        let pending = a.next_text("two\n");
+        // Another run's record lands first, then ours (then SIGKILL).
+        append_raw(&path, b"other\n");
+        let span = a.append(&pending.text).unwrap();
+        assert_eq!(
+            span.offset,
+            pending.offset + 6,
+            "the span is where it landed"
+        );
+        append_raw(&path, b"more\n");
+        drop(a);
+        let before = std::fs::read(&path).unwrap();
+        let mut a = Appender::open_shared("PGN file", &path).unwrap();
+        let tail = a.resume(&[first], 0, Some(&pending), true).unwrap();
+        assert_eq!(tail.written, Some(span));
+        assert_eq!(tail.foreign, 11);
+        assert_eq!(std::fs::read(&path).unwrap(), before, "nothing removed");
+        drop(a);
+        // Not adopted (no record kept), it is removed only at the end.
+        let mut a = Appender::open_shared("PGN file", &path).unwrap();
+        let tail = a.resume(&[first], 0, Some(&pending), false).unwrap();
+        assert_eq!((tail.written, tail.cut), (None, 0));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Found by reading what the interleaving test exercises: a resume cut
+    /// the PGN before taking its lock, so a resume refused because another
+    /// run held the file had already changed it (and that run's offsets).
+    /// Now the cut happens through an open appender only: under an
+    /// exclusive lock, or in a shared file only while no other run holds
+    /// it.
+    #[cfg(unix)]
+    #[test]
+    fn a_cut_is_made_only_while_no_other_run_holds_the_file() {
+        let dir = crate::files::replace::tests::scratch("append-locked");
+        let path = dir.join("g.pgn");
+        let mut a = Appender::open_shared("PGN file", &path).unwrap();
+        let first = a.next_text("one\n");
+        let first = a.append(&first.text).unwrap();
+        let pending = a.next_text("two two\n");
+        append_raw(&path, b"two");
+        drop(a);
+        let before = std::fs::read(&path).unwrap();
+        let other = Appender::open("PGN file", &path).unwrap();
+        assert!(matches!(
+            Appender::open("PGN file", &path),
+            Err(AppendError::Busy { .. })
+        ));
+        drop(other);
+        let other = Appender::open_shared("PGN file", &path).unwrap();
+        let mut a = Appender::open_shared("PGN file", &path).unwrap();
+        let err = a.resume(&[first], 0, Some(&pending), true).unwrap_err();
+        assert!(
+            err.is_usage() && err.to_string().contains("shares"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before, "untouched");
+        drop(other);
+        let tail = a.resume(&[first], 0, Some(&pending), true).unwrap();
+        assert_eq!(tail.cut, 3);
+        assert_eq!(a.len(), first.end());
+        // Still shared: another sharing run may open it.
+        Appender::open_shared("PGN file", &path).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A program appending while the run holds the file (ignoring the
+    /// lock) moves the run's next record: its offset and line break follow
+    /// the file, so the record's span stays right.
+    #[test]
+    fn a_record_after_a_foreign_append_gets_its_line_break_and_offset() {
+        let dir = crate::files::replace::tests::scratch("append-foreign");
+        let path = dir.join("g.pgn");
+        let mut a = Appender::open("PGN file", &path).unwrap();
+        let one = a.next_text("one\n");
+        a.append(&one.text).unwrap();
+        append_raw(&path, b"cat");
+        let two = a.next_text("two\n");
+        assert_eq!((two.offset, two.text.as_str()), (7, "\ntwo\n"));
+        let span = a.append(&two.text).unwrap();
+        assert_eq!(span.offset, 7);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ncat\ntwo\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -22,7 +22,7 @@ pub mod paths;
 pub mod read;
 pub mod replace;
 
-pub use append::{AppendError, Appender, Pending, Span, Tail, content_hash, verify_tail};
+pub use append::{AppendError, Appender, Pending, Span, Tail, content_hash};
 pub use lock::{LockError, RunLock};
 pub use paths::{Collision, OutputKind, check_distinct, output_kind};
 pub use read::*;

@@ -281,4 +281,62 @@ pub(crate) mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// Two writers of one target at once (two runs, or a run and its
+    /// resume) never share a temporary file: the issue's `FILE.tmp`, where
+    /// one rename took the other's file away ("No such file or
+    /// directory", exit 3). A leftover of a killed process under the next
+    /// name is passed over.
+    #[test]
+    fn writers_at_once_never_share_a_temporary_file() {
+        let dir = scratch("unique");
+        let path = dir.join("t.state.json");
+        let mut a = Staged::create("state file", &path).unwrap();
+        let mut b = Staged::create("state file", &path).unwrap();
+        assert_ne!(a.tmp, b.tmp);
+        let next = COUNTER.load(Ordering::Relaxed);
+        let squatter = dir.join(format!(".t.state.json.{}-{next}.tmp", std::process::id()));
+        std::fs::write(&squatter, b"left by a killed run").unwrap();
+        let c = Staged::create("state file", &path).unwrap();
+        assert_ne!(c.tmp, squatter);
+        drop(c);
+        a.write_all(b"a").unwrap();
+        b.write_all(b"b").unwrap();
+        a.commit().unwrap();
+        b.commit().unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"b");
+        assert_eq!(std::fs::read(&squatter).unwrap(), b"left by a killed run");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A reader polling the file while it is replaced again and again
+    /// sees the old content or the new one, whole, never an empty or
+    /// half-written file (the issue: `--json` read empty 11,605 times in
+    /// 51,820 reads).
+    // Unix: on Windows a reader may meet the rename's sharing violation.
+    #[cfg(unix)]
+    #[test]
+    fn a_reader_sees_the_old_or_the_new_file_never_a_part() {
+        let dir = scratch("atomic");
+        let path = dir.join("summary.json");
+        let (short, long) = (b"{\"games\":1}".to_vec(), vec![b'x'; 64 << 10]);
+        replace("JSON file", &path, &short).unwrap();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for i in 0..100 {
+                    let text = if i % 2 == 0 { &long } else { &short };
+                    replace("JSON file", &path, text).unwrap();
+                }
+                stop.store(true, Ordering::Relaxed);
+            });
+            let mut reads = 0;
+            while !stop.load(Ordering::Relaxed) || reads == 0 {
+                let got = std::fs::read(&path).unwrap();
+                assert!(got == short || got == long, "read {} bytes", got.len());
+                reads += 1;
+            }
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

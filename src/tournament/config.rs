@@ -2,7 +2,8 @@
 //! TOML file and from command-line flags alike (every field optional; the
 //! flags win field by field, [`TournamentConfig::over`]), checked once by
 //! [`TournamentConfig::validate`] into [`TournamentSettings`] with typed
-//! errors that name the flag and the value (usage errors, exit 2).
+//! errors that name the setting ([`super::setting`]) and the value; the
+//! command layer names a setting as the user wrote it, flag or key.
 //!
 //! The `KEY=VALUE` token lists of the command line (`--engine`, `--draw`,
 //! `--resign`, `--sprt`, `--openings`) are parsed here too, into the same
@@ -15,11 +16,13 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::schedule::{Schedule, ScheduleError, TournamentKind};
+use super::setting::{Namer, Setting};
 use super::stats::Sprt;
 use crate::engines::{EngineKeys, EngineKeysError, EngineSpec};
 use crate::game::CastlingPolicy;
 use crate::game::adjudication::{DrawRule, ResignRule, Rules};
 use crate::game::pgn::PgnVariant;
+use crate::keyword::Keyword;
 use crate::openings::{BookOrder, OpeningsSpec};
 use crate::openings::{MethodError, MethodSpec};
 
@@ -79,88 +82,141 @@ pub struct TournamentConfig {
     pub dir: Option<PathBuf>,
 }
 
-/// A setting that cannot be used (usage error, exit 2).
+/// A setting that cannot be used (usage error, exit 2). Its message names
+/// settings, not flags ([`TournamentConfigError::describe`]).
 #[derive(Debug, thiserror::Error)]
 pub enum TournamentConfigError {
-    #[error("{flag}: '{token}' is not KEY=VALUE")]
-    NotKeyValue { flag: &'static str, token: String },
-    #[error("{flag}: unknown key '{key}' (expected {expected})")]
+    NotKeyValue {
+        setting: Setting,
+        token: String,
+    },
     UnknownKey {
-        flag: &'static str,
+        setting: Setting,
         key: String,
         expected: &'static str,
     },
-    #[error("{flag}: missing {key}= (expected {expected})")]
     MissingKey {
-        flag: &'static str,
+        setting: Setting,
         key: &'static str,
         expected: &'static str,
     },
-    #[error("{flag} {key}='{value}': {reason}")]
+    /// A key of a `KEY=VALUE` setting (`draw`'s `score`).
     BadValue {
-        flag: &'static str,
+        setting: Setting,
         key: String,
         value: String,
         reason: String,
     },
-    #[error("{flag} {value}: {reason}")]
-    BadFlag {
-        flag: &'static str,
+    BadSetting {
+        setting: Setting,
         value: String,
         reason: String,
     },
-    #[error(transparent)]
     File(#[from] crate::files::FileError),
-    #[error(transparent)]
     Seconds(#[from] crate::seconds::KeySecondsError),
-    #[error("--sprt: {0}")]
     Sprt(#[from] super::stats::SprtError),
-    #[error("config {path}: {message}")]
-    Toml { path: PathBuf, message: String },
-    #[error(transparent)]
+    Toml {
+        path: PathBuf,
+        message: String,
+    },
     Schedule(#[from] ScheduleError),
-    #[error(transparent)]
     Method(#[from] MethodError),
-    #[error("engine {0}: {1}")]
-    Engine(usize, EngineKeysError),
-    #[error("--engine: {0}")]
-    EngineTokens(EngineKeysError),
-    #[error(transparent)]
+    Engine(usize, #[source] EngineKeysError),
+    EngineTokens(#[source] EngineKeysError),
     Limits(#[from] EngineKeysError),
-    #[error(
-        "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {0} engines"
-    )]
     SprtUndefined(usize),
-    #[error(
-        "SPRT stops a pairing early; a knockout's encounters are decided by their games (no SPRT with a knockout)"
-    )]
     SprtKnockout,
-    #[error("--openings and --start both say where games start; give one")]
     StartAndOpenings,
-    #[error(transparent)]
     Shard(#[from] crate::shard::ShardError),
-    #[error(
-        "--shard {0} needs --seed: every shard must play the same tournament (the same seed gives the same openings)"
-    )]
     ShardWithoutSeed(crate::shard::Shard),
-    #[error(
-        "a knockout's later games depend on the earlier ones' results: it cannot be split into shards (no --shard with a knockout)"
-    )]
     ShardKnockout,
-    #[error(
-        "--dir names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop --pgn and --state"
-    )]
     DirWithFiles,
 }
 
+impl TournamentConfigError {
+    /// The message, each setting named by `name`.
+    pub fn describe(&self, name: Namer) -> String {
+        use TournamentConfigError as E;
+        match self {
+            E::NotKeyValue { setting, token } => {
+                format!("{}: '{token}' is not KEY=VALUE", name(*setting))
+            }
+            E::UnknownKey {
+                setting,
+                key,
+                expected,
+            } => format!(
+                "{}: unknown key '{key}' (expected {expected})",
+                name(*setting)
+            ),
+            E::MissingKey {
+                setting,
+                key,
+                expected,
+            } => format!("{}: missing {key}= (expected {expected})", name(*setting)),
+            E::BadValue {
+                setting,
+                key,
+                value,
+                reason,
+            } => format!("{} {key}='{value}': {reason}", name(*setting)),
+            E::BadSetting {
+                setting,
+                value,
+                reason,
+            } => format!("{} {value}: {reason}", name(*setting)),
+            E::Sprt(e) => format!("{}: {e}", name(Setting::Sprt)),
+            E::Toml { path, message } => format!("config {}: {message}", path.display()),
+            E::Schedule(e) => e.describe(name),
+            E::Engine(i, e) => format!("engine {i}: {e}"),
+            E::EngineTokens(e) => format!("{}: {e}", name(Setting::Engine)),
+            E::SprtUndefined(n) => format!(
+                "SPRT is defined for one pairing: two engines, or a gauntlet (each pairing); not a round robin of {n} engines"
+            ),
+            E::SprtKnockout => "SPRT stops a pairing early; a knockout's encounters are decided by their games (no SPRT with a knockout)".into(),
+            E::StartAndOpenings => format!(
+                "{} and {} both say where games start; give one",
+                name(Setting::Openings),
+                name(Setting::Start)
+            ),
+            E::Shard(e) => format!("{} {e}", name(Setting::Shard)),
+            E::ShardWithoutSeed(shard) => format!(
+                "{} {shard} needs {}: every shard must play the same tournament (the same seed gives the same openings)",
+                name(Setting::Shard),
+                name(Setting::Seed)
+            ),
+            E::ShardKnockout => format!(
+                "a knockout's later games depend on the earlier ones' results: it cannot be split into shards (no {} with a knockout)",
+                name(Setting::Shard)
+            ),
+            E::DirWithFiles => format!(
+                "{} names the PGN and state files itself (RUN/shard-I-of-N.pgn); drop {} and {}",
+                name(Setting::Dir),
+                name(Setting::Pgn),
+                name(Setting::State)
+            ),
+            E::File(e) => e.to_string(),
+            E::Seconds(e) => e.to_string(),
+            E::Method(e) => e.to_string(),
+            E::Limits(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for TournamentConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(&Setting::canonical))
+    }
+}
+
 fn bad(
-    flag: &'static str,
+    setting: Setting,
     key: &str,
     value: &str,
     reason: impl Into<String>,
 ) -> TournamentConfigError {
     TournamentConfigError::BadValue {
-        flag,
+        setting,
         key: key.to_string(),
         value: value.to_string(),
         reason: reason.into(),
@@ -169,7 +225,7 @@ fn bad(
 
 /// Splits `KEY=VALUE` tokens, refusing unknown keys.
 fn key_values<'a>(
-    flag: &'static str,
+    setting: Setting,
     tokens: &'a [String],
     keys: &'static [&'static str],
     expected: &'static str,
@@ -180,12 +236,12 @@ fn key_values<'a>(
             let (k, v) = t
                 .split_once('=')
                 .ok_or_else(|| TournamentConfigError::NotKeyValue {
-                    flag,
+                    setting,
                     token: t.clone(),
                 })?;
             if !keys.contains(&k) {
                 return Err(TournamentConfigError::UnknownKey {
-                    flag,
+                    setting,
                     key: k.to_string(),
                     expected,
                 });
@@ -196,7 +252,7 @@ fn key_values<'a>(
 }
 
 fn required<'a>(
-    flag: &'static str,
+    setting: Setting,
     pairs: &[(&str, &'a str)],
     key: &'static str,
     expected: &'static str,
@@ -207,7 +263,7 @@ fn required<'a>(
         .find(|(k, _)| *k == key)
         .map(|(_, v)| *v)
         .ok_or(TournamentConfigError::MissingKey {
-            flag,
+            setting,
             key,
             expected,
         })
@@ -215,7 +271,7 @@ fn required<'a>(
 
 /// A whole number in `lo..=hi`.
 fn whole<T>(
-    flag: &'static str,
+    setting: Setting,
     key: &str,
     value: &str,
     lo: T,
@@ -227,7 +283,7 @@ where
     match value.parse::<T>() {
         Ok(n) if n >= lo && n <= hi => Ok(n),
         _ => Err(bad(
-            flag,
+            setting,
             key,
             value,
             format!("expected a whole number from {lo} to {hi}"),
@@ -235,10 +291,10 @@ where
     }
 }
 
-fn number(flag: &'static str, key: &str, value: &str) -> Result<f64, TournamentConfigError> {
+fn number(setting: Setting, key: &str, value: &str) -> Result<f64, TournamentConfigError> {
     match value.parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
-        _ => Err(bad(flag, key, value, "not a number")),
+        _ => Err(bad(setting, key, value, "not a number")),
     }
 }
 
@@ -250,34 +306,51 @@ const OPENINGS_KEYS: &str = "file= format=epd|pgn order=sequential|random plies=
 /// `--draw movenumber=N movecount=N score=CP`.
 pub fn parse_draw(tokens: &[String]) -> Result<DrawRule, TournamentConfigError> {
     let kv = key_values(
-        "--draw",
+        Setting::Draw,
         tokens,
         &["movenumber", "movecount", "score"],
         DRAW_KEYS,
     )?;
-    let get = |k| required("--draw", &kv, k, DRAW_KEYS);
+    let get = |k| required(Setting::Draw, &kv, k, DRAW_KEYS);
     let rule = DrawRule {
-        movenumber: whole("--draw", "movenumber", get("movenumber")?, 0, MAX_MOVES)?,
-        movecount: whole("--draw", "movecount", get("movecount")?, 1, MAX_MOVES)?,
-        score: whole("--draw", "score", get("score")?, 0, MAX_SCORE_CP)?,
+        movenumber: whole(
+            Setting::Draw,
+            "movenumber",
+            get("movenumber")?,
+            0,
+            MAX_MOVES,
+        )?,
+        movecount: whole(Setting::Draw, "movecount", get("movecount")?, 1, MAX_MOVES)?,
+        score: whole(Setting::Draw, "score", get("score")?, 0, MAX_SCORE_CP)?,
     };
     Ok(rule)
 }
 
 /// `--resign movecount=N score=CP`.
 pub fn parse_resign(tokens: &[String]) -> Result<ResignRule, TournamentConfigError> {
-    let kv = key_values("--resign", tokens, &["movecount", "score"], RESIGN_KEYS)?;
-    let get = |k| required("--resign", &kv, k, RESIGN_KEYS);
+    let kv = key_values(
+        Setting::Resign,
+        tokens,
+        &["movecount", "score"],
+        RESIGN_KEYS,
+    )?;
+    let get = |k| required(Setting::Resign, &kv, k, RESIGN_KEYS);
     Ok(ResignRule {
-        movecount: whole("--resign", "movecount", get("movecount")?, 1, MAX_MOVES)?,
-        score: whole("--resign", "score", get("score")?, 1, MAX_SCORE_CP)?,
+        movecount: whole(
+            Setting::Resign,
+            "movecount",
+            get("movecount")?,
+            1,
+            MAX_MOVES,
+        )?,
+        score: whole(Setting::Resign, "score", get("score")?, 1, MAX_SCORE_CP)?,
     })
 }
 
 /// `--sprt elo0= elo1= alpha= beta= [model=]`.
 pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, TournamentConfigError> {
     let kv = key_values(
-        "--sprt",
+        Setting::Sprt,
         tokens,
         &["elo0", "elo1", "alpha", "beta", "model"],
         SPRT_KEYS,
@@ -285,11 +358,15 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, TournamentConfigError> {
     let model = match kv.iter().find(|(k, _)| *k == "model") {
         Some(&(k, v)) => v
             .parse()
-            .map_err(|e: crate::keyword::UnknownWord| bad("--sprt", k, v, e.to_string()))?,
+            .map_err(|e: crate::keyword::UnknownWord| bad(Setting::Sprt, k, v, e.to_string()))?,
         None => super::stats::SprtModel::default(),
     };
     let get = |k: &'static str| -> Result<f64, TournamentConfigError> {
-        number("--sprt", k, required("--sprt", &kv, k, SPRT_KEYS)?)
+        number(
+            Setting::Sprt,
+            k,
+            required(Setting::Sprt, &kv, k, SPRT_KEYS)?,
+        )
     };
     Ok(Sprt {
         elo0: get("elo0")?,
@@ -302,7 +379,7 @@ pub fn parse_sprt(tokens: &[String]) -> Result<Sprt, TournamentConfigError> {
 
 /// `--openings file=F format=epd|pgn order=sequential|random plies=N`.
 pub fn parse_openings(tokens: &[String]) -> Result<OpeningsSpec, TournamentConfigError> {
-    const F: &str = "--openings";
+    const F: Setting = Setting::Openings;
     let kv = key_values(
         F,
         tokens,
@@ -405,16 +482,94 @@ pub struct TournamentSettings {
     pub run_dir: Option<PathBuf>,
 }
 
+/// A TOML config file as read: its settings, and the line of each
+/// top-level key, so that a message can point at the value.
+#[derive(Clone, Debug)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    pub config: TournamentConfig,
+    /// Top-level keys with their 1-based line.
+    lines: Vec<(String, usize)>,
+}
+
+impl ConfigFile {
+    pub fn read(path: &std::path::Path) -> Result<ConfigFile, TournamentConfigError> {
+        let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
+        let toml_error = |message: String| TournamentConfigError::Toml {
+            path: path.to_path_buf(),
+            message,
+        };
+        let config = toml::from_str(&text).map_err(|e| toml_error(e.to_string()))?;
+        let table = toml::de::DeTable::parse(&text).map_err(|e| toml_error(e.to_string()))?;
+        let line = |at: usize| text[..at.min(text.len())].matches('\n').count() + 1;
+        let lines = table
+            .get_ref()
+            .iter()
+            .map(|(k, _)| (k.get_ref().to_string(), line(k.span().start)))
+            .collect();
+        Ok(ConfigFile {
+            path: path.to_path_buf(),
+            config,
+            lines,
+        })
+    }
+
+    /// The key the file sets `setting` with (an old name if the file uses
+    /// it) and its line, if the file sets it.
+    pub fn key_of(&self, setting: Setting) -> Option<(&str, usize)> {
+        std::iter::once(setting.word())
+            .chain(setting.old_keys().iter().copied())
+            .find_map(|key| {
+                self.lines
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(k, l)| (k.as_str(), *l))
+            })
+    }
+}
+
 impl TournamentConfig {
     /// Reads a TOML config file.
     pub fn from_toml_file(
         path: &std::path::Path,
     ) -> Result<TournamentConfig, TournamentConfigError> {
-        let text = crate::files::read_text(path, "config", crate::files::CONFIG_LIMIT)?;
-        toml::from_str(&text).map_err(|e| TournamentConfigError::Toml {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        })
+        ConfigFile::read(path).map(|f| f.config)
+    }
+
+    /// Whether this config gives `setting` a value.
+    pub fn gives(&self, setting: Setting) -> bool {
+        match setting {
+            Setting::Engine => !self.engine.is_empty(),
+            Setting::Tournament => self.tournament.is_some(),
+            Setting::Games => self.games.is_some(),
+            Setting::Rounds => self.rounds.is_some(),
+            Setting::Concurrency => self.concurrency.is_some(),
+            Setting::Start => self.start.is_some(),
+            Setting::RandomPlies => self.random_plies.is_some(),
+            Setting::Openings => self.openings.is_some(),
+            Setting::Seed => self.seed.is_some(),
+            Setting::Tc => self.tc.is_some(),
+            Setting::Nodes => self.nodes.is_some(),
+            Setting::Depth => self.depth.is_some(),
+            Setting::St => self.st.is_some(),
+            Setting::Pgn => self.pgn.is_some(),
+            Setting::Json => self.json.is_some(),
+            Setting::State => self.state.is_some(),
+            Setting::Sprt => self.sprt.is_some(),
+            Setting::Draw => self.draw.is_some(),
+            Setting::Resign => self.resign.is_some(),
+            Setting::MaxMoves => self.maxmoves.is_some(),
+            Setting::CastlingMoves => self.castling.is_some(),
+            Setting::Restart => self.restart.is_some(),
+            Setting::Recover => self.recover.is_some(),
+            Setting::SharedPgn => self.shared_pgn.is_some(),
+            Setting::Margin => self.margin.is_some(),
+            Setting::Timeout => self.timeout.is_some(),
+            Setting::PgnVariant => self.pgn_variant.is_some(),
+            Setting::RatingInterval => self.rating_interval.is_some(),
+            Setting::Shard => self.shard.is_some(),
+            Setting::Dir => self.dir.is_some(),
+        }
     }
 
     /// `self` (the command line) over `base` (the file), field by field;
@@ -498,19 +653,19 @@ impl TournamentConfig {
             }
         }
         if let Some(d) = &self.draw {
-            check_range("--draw", "movenumber", d.movenumber, 0, MAX_MOVES)?;
-            check_range("--draw", "movecount", d.movecount, 1, MAX_MOVES)?;
-            check_range("--draw", "score", d.score, 0, MAX_SCORE_CP)?;
+            check_range(Setting::Draw, "movenumber", d.movenumber, 0, MAX_MOVES)?;
+            check_range(Setting::Draw, "movecount", d.movecount, 1, MAX_MOVES)?;
+            check_range(Setting::Draw, "score", d.score, 0, MAX_SCORE_CP)?;
         }
         if let Some(r) = &self.resign {
-            check_range("--resign", "movecount", r.movecount, 1, MAX_MOVES)?;
-            check_range("--resign", "score", r.score, 1, MAX_SCORE_CP)?;
+            check_range(Setting::Resign, "movecount", r.movecount, 1, MAX_MOVES)?;
+            check_range(Setting::Resign, "score", r.score, 1, MAX_SCORE_CP)?;
         }
         if let Some(m) = self.maxmoves {
-            check_flag("--maxmoves", m, 1, MAX_MOVES)?;
+            check_setting(Setting::MaxMoves, m, 1, MAX_MOVES)?;
         }
         let random_plies = self.random_plies.unwrap_or(0);
-        check_flag("--random-plies", random_plies, 0, 1000)?;
+        check_setting(Setting::RandomPlies, random_plies, 0, 1000)?;
         let openings = match (self.openings, self.start) {
             (Some(_), Some(_)) => return Err(TournamentConfigError::StartAndOpenings),
             (Some(spec), None) => OpeningChoice::Book { spec, random_plies },
@@ -520,7 +675,7 @@ impl TournamentConfig {
             },
         };
         let concurrency = self.concurrency.unwrap_or(1);
-        check_flag("--concurrency", concurrency, 1, 1024)?;
+        check_setting(Setting::Concurrency, concurrency, 1, 1024)?;
         let timeout = match self.timeout {
             Some(t) => crate::seconds::config_key("timeout", t)?,
             None => Duration::from_secs(30),
@@ -578,7 +733,7 @@ impl TournamentConfig {
 }
 
 fn check_range<T: PartialOrd + std::fmt::Display>(
-    flag: &'static str,
+    setting: Setting,
     key: &str,
     v: T,
     lo: T,
@@ -586,7 +741,7 @@ fn check_range<T: PartialOrd + std::fmt::Display>(
 ) -> Result<(), TournamentConfigError> {
     if v < lo || v > hi {
         return Err(bad(
-            flag,
+            setting,
             key,
             &v.to_string(),
             format!("expected a whole number from {lo} to {hi}"),
@@ -595,15 +750,15 @@ fn check_range<T: PartialOrd + std::fmt::Display>(
     Ok(())
 }
 
-fn check_flag<T: PartialOrd + std::fmt::Display>(
-    flag: &'static str,
+fn check_setting<T: PartialOrd + std::fmt::Display>(
+    setting: Setting,
     v: T,
     lo: T,
     hi: T,
 ) -> Result<(), TournamentConfigError> {
     if v < lo || v > hi {
-        return Err(TournamentConfigError::BadFlag {
-            flag,
+        return Err(TournamentConfigError::BadSetting {
+            setting,
             value: v.to_string(),
             reason: format!("expected a whole number from {lo} to {hi}"),
         });
@@ -631,7 +786,7 @@ mod tests {
             ("movenumber=3 movecount=0 score=5", "movecount='0'"),
         ] {
             let err = parse_draw(&toks(tokens)).unwrap_err().to_string();
-            assert!(err.contains("--draw") && err.contains(named), "{err}");
+            assert!(err.starts_with("draw ") && err.contains(named), "{err}");
         }
         let err = parse_draw(&toks("movenumber=3")).unwrap_err().to_string();
         assert!(err.contains("missing movecount="), "{err}");

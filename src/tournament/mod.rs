@@ -25,6 +25,7 @@ pub mod rundir;
 pub mod runner;
 pub mod schedule;
 pub mod session;
+pub mod setting;
 pub mod standings;
 pub mod state;
 pub mod stats;

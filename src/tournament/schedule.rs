@@ -22,6 +22,7 @@
 
 use std::collections::BTreeSet;
 
+use super::setting::{Namer, Setting};
 use crate::keyword::Keyword;
 
 /// The most games one tournament holds (game numbers are `u32` in the PGN
@@ -63,26 +64,51 @@ impl Keyword for TournamentKind {
     ];
 }
 
-/// Why a schedule cannot be made (usage errors).
+/// Why a schedule cannot be made (usage errors). Its message names the
+/// settings through [`ScheduleError::describe`].
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ScheduleError {
-    #[error("a tournament needs at least two engines (got {0})")]
     TooFewEngines(usize),
-    #[error("--games must be at least 1 (got 0)")]
     NoGames,
-    #[error("--rounds must be at least 1 (got 0)")]
     NoRounds,
-    #[error("a knockout is one bracket: --rounds must be 1 (got {0})")]
     KnockoutRounds(u64),
-    #[error(
-        "--games {games} --rounds {rounds} with {pairings} pairing(s) makes {total} games (each opening twice, colours reversed); at most {MAX_GAMES} fit"
-    )]
     TooManyGames {
         games: u64,
         rounds: u64,
         pairings: usize,
         total: u128,
     },
+}
+
+impl ScheduleError {
+    /// The message, each setting named by `name`.
+    pub fn describe(&self, name: Namer) -> String {
+        let (games, rounds) = (name(Setting::Games), name(Setting::Rounds));
+        match self {
+            ScheduleError::TooFewEngines(n) => {
+                format!("a tournament needs at least two engines (got {n})")
+            }
+            ScheduleError::NoGames => format!("{games} must be at least 1 (got 0)"),
+            ScheduleError::NoRounds => format!("{rounds} must be at least 1 (got 0)"),
+            ScheduleError::KnockoutRounds(r) => {
+                format!("a knockout is one bracket: {rounds} must be 1 (got {r})")
+            }
+            ScheduleError::TooManyGames {
+                games: g,
+                rounds: r,
+                pairings,
+                total,
+            } => format!(
+                "{games} {g} {rounds} {r} with {pairings} pairing(s) makes {total} games (each opening twice, colours reversed); at most {MAX_GAMES} fit"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for ScheduleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(&Setting::canonical))
+    }
 }
 
 /// One game of the tournament.

@@ -5,11 +5,12 @@
 //!
 //! Resume (`--resume`) reads the state file, never the PGN's shape: the
 //! tournament's identity (engine names, schedule, openings, seed) must
-//! match; games recorded there are not played again; the PGN is cut back
-//! to the length the state recorded (dropping a game cut by SIGKILL, or one
-//! written but not yet recorded); the same seed gives the same openings and
-//! colours, so the resumed PGN holds exactly the games of an uninterrupted
-//! run.
+//! match; games recorded there are not played again; the PGN, opened and
+//! locked first, must hold every recorded game as written (else refused,
+//! untouched); the game being written when the run stopped is recorded if
+//! it was written whole, removed if it was cut at the end of the file
+//! (and played again); the same seed gives the same openings and colours,
+//! so the resumed PGN holds exactly the games of an uninterrupted run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ use super::schedule::{Schedule, Slot};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
-use crate::files::{Appender, Pending, Tail};
+use crate::files::Appender;
 use crate::openings::{OpeningError, OpeningSource};
 use crate::shard::Shard;
 
@@ -297,8 +298,26 @@ pub fn run(
     // The games this process plays: the shard's part of the schedule.
     let own_games = super::partition::games_of(s.shard, &s.schedule);
     let mut done = BTreeMap::new();
+    // Opened (and locked) before a resume looks at it: no other run
+    // writes it while it is checked and its cut game removed.
+    let mut pgn = match &s.pgn {
+        Some(path) => Some(
+            if s.shared_pgn {
+                Appender::open_shared("PGN file", path)
+            } else {
+                Appender::open("PGN file", path)
+            }
+            .map_err(OutputError::from)
+            .inspect_err(|_| {
+                for e in first.iter_mut().filter_map(Option::take) {
+                    e.quit();
+                }
+            })?,
+        ),
+        None => None,
+    };
     let mut st = match previous {
-        Some(prev) => {
+        Some(mut prev) => {
             let diff = differences(&prev.identity, &id);
             if !diff.is_empty() {
                 for e in first.into_iter().flatten() {
@@ -319,32 +338,54 @@ pub fn run(
                     standings.record(&summary);
                 }
             }
-            if let Some(pgn) = &s.pgn {
-                let tail = crate::files::verify_tail(
-                    "PGN file",
-                    pgn,
-                    &prev.spans(),
-                    prev.pgn_bytes,
-                    prev.pending.as_ref(),
-                )
-                .map_err(OutputError::from)
-                .inspect_err(|_| {
-                    for e in first.iter_mut().filter_map(Option::take) {
-                        e.quit();
+            if let (Some(w), Some(path)) = (pgn.as_mut(), &s.pgn) {
+                let tail = w
+                    .resume(
+                        &prev.spans(),
+                        prev.pgn_bytes,
+                        prev.pending.as_ref(),
+                        prev.pending_record.is_some(),
+                    )
+                    .map_err(OutputError::from)
+                    .inspect_err(|_| {
+                        for e in first.iter_mut().filter_map(Option::take) {
+                            e.quit();
+                        }
+                    })?;
+                let shown = path.display();
+                if tail.cut > 0 {
+                    log(format!(
+                        "{shown}: removed {} bytes of the game that was being written (it is played again)",
+                        tail.cut
+                    ));
+                }
+                // Written whole, then interrupted before it was recorded:
+                // recorded now, not played again.
+                if let (Some(span), Some(mut r)) = (tail.written, prev.pending_record)
+                    && r.number >= 1
+                    && r.number <= s.schedule.games()
+                    && !done.contains_key(&r.number)
+                {
+                    r.pgn = Some(span);
+                    if let Some(summary) = GameSummary::of(&s.schedule, &r) {
+                        done.insert(r.number, r.result);
+                        standings.record(&summary);
                     }
-                })?;
-                match tail {
-                    Tail::Clean => {}
-                    Tail::Cut { bytes } => log(format!(
-                        "{}: removed {bytes} bytes of the game that was being written (it is played again)",
-                        pgn.display()
-                    )),
-                    Tail::Foreign { bytes } => log(format!(
-                        "{}: {bytes} bytes after the last recorded game were not written by this tournament; kept, new games follow them",
-                        pgn.display()
-                    )),
+                    prev.games.push(r);
+                    log(format!(
+                        "{shown}: game {} was written whole before the interruption; recorded, not played again",
+                        r.number
+                    ));
+                }
+                if tail.foreign > 0 {
+                    log(format!(
+                        "{shown}: {} bytes after the last recorded game were not written by this tournament; kept, new games follow them",
+                        tail.foreign
+                    ));
                 }
             }
+            prev.pending = None;
+            prev.pending_record = None;
             log(format!(
                 "resuming: {} of {} games already played",
                 done.len(),
@@ -355,17 +396,6 @@ pub fn run(
         None => State::new(id, seed),
     };
 
-    let mut pgn = match &s.pgn {
-        Some(path) => Some(
-            if s.shared_pgn {
-                Appender::open_shared("PGN file", path)
-            } else {
-                Appender::open("PGN file", path)
-            }
-            .map_err(OutputError::from)?,
-        ),
-        None => None,
-    };
     if let Some(w) = &pgn {
         if !resume && !w.is_empty() {
             log(format!(
@@ -459,31 +489,30 @@ pub fn run(
         ));
     };
     let on_game = |g: &FinishedGame| -> Result<Flow, TournamentError> {
-        let mut span = None;
-        if let Some(w) = pgn.as_mut() {
-            let text = w.next_text(&runner::game_pgn(&ctx, g));
-            // The text is kept before it is written: a resume removes a
-            // cut game only when it can prove this run wrote it.
-            if let Some(path) = state_file.as_ref().filter(|_| w.is_regular()) {
-                st.pending = Some(Pending {
-                    offset: w.len(),
-                    text: text.clone(),
-                });
-                st.save(path)?;
-            }
-            span = Some(w.append(&text).map_err(OutputError::from)?);
-            st.pgn_bytes = w.len();
-            st.pending = None;
-        }
-        let record = GameRecord {
+        let mut record = GameRecord {
             number: g.slot.number,
             result: g.end.result,
             termination: g.end.termination,
             notation_errors: g.notation_errors,
-            pgn: span,
+            pgn: None,
             white: Some(g.slot.white),
             black: Some(g.slot.black),
         };
+        if let Some(w) = pgn.as_mut() {
+            let pending = w.next_text(&runner::game_pgn(&ctx, g));
+            // The text and its record are kept before it is written: a
+            // resume removes a cut game only when it can prove this run
+            // wrote it, and records one found whole.
+            if let Some(path) = state_file.as_ref().filter(|_| w.is_regular()) {
+                st.pending = Some(pending.clone());
+                st.pending_record = Some(record);
+                st.save(path)?;
+            }
+            record.pgn = Some(w.append(&pending.text).map_err(OutputError::from)?);
+            st.pgn_bytes = w.len();
+            st.pending = None;
+            st.pending_record = None;
+        }
         if let Some(summary) = GameSummary::of(&s.schedule, &record) {
             standings.record(&summary);
         }

@@ -8,15 +8,20 @@
 //! crash or SIGKILL it holds either the old or the new state, never a mix.
 //!
 //! Each game's record keeps where its PGN text lies and its hash
-//! ([`Span`]); before a game is appended, the text about to be written is
-//! saved as `pending`. On resume ([`crate::files::verify_tail`]) the PGN
-//! must still hold every recorded game as written (else the resume is
-//! refused, the file untouched), and only a cut pending game is removed:
-//! a resume never deletes a game it did not write.
+//! ([`Span`]); before a game is appended, the text about to be written and
+//! its record are saved as `pending`. On resume
+//! ([`crate::files::Appender::resume`]) the PGN must still hold every
+//! recorded game as written (else the resume is refused, the file
+//! untouched); the pending game found whole is recorded, and only a cut
+//! pending game is removed: a resume never deletes a game it did not write.
+//!
+//! The file carries a check (a hash of the rest): a state changed after it
+//! was written is refused, since a resume trusting an edited game number
+//! or offset would play a game twice.
 
 use std::path::{Path, PathBuf};
 
-use crate::files::{Pending, Span};
+use crate::files::{Pending, Span, content_hash};
 use crate::game::{GameResult, Termination};
 
 /// One finished game as the state file keeps it.
@@ -53,6 +58,17 @@ pub struct State {
     /// The PGN text being appended, until its game is recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<Pending>,
+    /// The record of that game: a resume that finds its text whole in the
+    /// PGN records it rather than playing it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_record: Option<GameRecord>,
+    /// [`content_hash`] of the file as written without this key: a state
+    /// changed afterwards (a byte damaged, a game's number or offset
+    /// edited) is refused rather than resumed, since a resume that trusts
+    /// it may play a game again or leave one out. Absent in states written
+    /// before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<String>,
 }
 
 pub const VERSION: u32 = 1;
@@ -81,6 +97,8 @@ impl State {
             pgn_bytes: 0,
             games: Vec::new(),
             pending: None,
+            pending_record: None,
+            check: None,
         }
     }
 
@@ -101,6 +119,14 @@ impl State {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
+        if let Some(check) = &state.check
+            && *check != state.checksum()
+        {
+            return Err(StateError::Damaged {
+                path: path.to_path_buf(),
+                reason: "its content is not what uci960 wrote (its check does not match: a byte damaged or edited); trusting it could play a game twice or leave one out".into(),
+            });
+        }
         if state.version != VERSION {
             return Err(StateError::Damaged {
                 path: path.to_path_buf(),
@@ -110,11 +136,29 @@ impl State {
         Ok(Some(state))
     }
 
-    /// Writes the state atomically ([`crate::files::replace_with`]),
-    /// serialized straight into the temporary file.
+    /// The JSON of the state without its check.
+    fn unchecked_json(&self) -> Vec<u8> {
+        let unchecked = State {
+            check: None,
+            ..self.clone()
+        };
+        serde_json::to_vec(&unchecked).expect("a state serializes")
+    }
+
+    /// What [`State::check`] must be.
+    fn checksum(&self) -> String {
+        format!("{:016x}", content_hash(&self.unchecked_json()))
+    }
+
+    /// Writes the state atomically ([`crate::files::replace_with`]), its
+    /// check last: the JSON without it, then `"check"` spliced in before
+    /// the closing brace.
     pub fn save(&self, path: &Path) -> Result<(), StateError> {
+        let json = self.unchecked_json();
+        let check = format!("{:016x}", content_hash(&json));
         crate::files::replace_with("state file", path, |w| {
-            serde_json::to_writer(w, self).map_err(std::io::Error::from)
+            w.write_all(&json[..json.len() - 1])?;
+            write!(w, ",\"check\":\"{check}\"}}")
         })?;
         Ok(())
     }
@@ -172,8 +216,35 @@ mod tests {
             black: None,
         });
         s.save(&path).unwrap();
-        assert_eq!(State::load(&path).unwrap(), Some(s));
+        let loaded = State::load(&path).unwrap().unwrap();
+        assert!(loaded.check.is_some());
+        assert_eq!(
+            State {
+                check: None,
+                ..loaded
+            },
+            s
+        );
         assert!(!default_path(&path).exists());
+
+        // Found by the interleaving test: a game's number edited (still
+        // JSON) made a resume play that game again and skip another. The
+        // check refuses any change; a state without one (older) is read.
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (from, to) in [
+            ("\"number\":1", "\"number\":2"),
+            ("\"pgn_bytes\":1234", "\"pgn_bytes\":0"),
+        ] {
+            assert!(text.contains(from), "{text}");
+            std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+            let err = State::load(&path).unwrap_err().to_string();
+            assert!(err.contains("damaged") && err.contains("check"), "{err}");
+        }
+        let unchecked = serde_json::to_string(&s).unwrap();
+        assert!(!unchecked.contains("check"));
+        std::fs::write(&path, unchecked).unwrap();
+        assert_eq!(State::load(&path).unwrap(), Some(s));
+
         std::fs::write(&path, "{\"version\": 1").unwrap();
         let err = State::load(&path).unwrap_err().to_string();
         assert!(err.contains("damaged"), "{err}");

@@ -214,6 +214,11 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&s2).unwrap()).unwrap();
     v["games"][0]["number"] = serde_json::json!(1);
     std::fs::write(damaged.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
+    // Edited, its check no longer matches (issue 21); without a check (a
+    // state written before checks were kept) the game itself is refused.
+    refused(&[arg(&s1), arg(&damaged)], "check does not match");
+    v.as_object_mut().unwrap().remove("check");
+    std::fs::write(damaged.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
     refused(&[arg(&s1), arg(&damaged)], "not one of shard 2/2's");
     refused(&[arg(&dir.join("nothing-here"))], "nothing-here");
     std::fs::create_dir_all(dir.join("empty")).unwrap();
@@ -234,6 +239,9 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     );
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&s2).unwrap()).unwrap();
     v["games"].as_array_mut().unwrap().pop();
+    // Without its check: an edited state, read as one written before
+    // checks were kept.
+    v.as_object_mut().unwrap().remove("check");
     let unfinished = dir.join("unfinished");
     std::fs::create_dir_all(&unfinished).unwrap();
     std::fs::write(unfinished.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
@@ -281,6 +289,8 @@ fn merge_refuses_what_is_not_one_tournament_and_labels_partial_merges() {
     for g in v["games"].as_array_mut().unwrap() {
         g.as_object_mut().unwrap().remove("pgn");
     }
+    // Older states had no check either.
+    v.as_object_mut().unwrap().remove("check");
     std::fs::write(spanless.join("shard-2-of-2.state.json"), v.to_string()).unwrap();
     std::fs::write(spanless.join("shard-2-of-2.pgn"), &pgn2).unwrap();
     let (whole, old) = (dir.join("whole.pgn"), dir.join("old.pgn"));

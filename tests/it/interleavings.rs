@@ -806,7 +806,6 @@ fn case_seed(seed: u64, i: u64) -> u64 {
 }
 
 #[test]
-#[ignore = "issue 21: the bugs it finds are fixed in the next slice"]
 fn interleaved_runs_kills_and_damage_never_lose_or_duplicate_a_game() {
     // Built once before the threads start.
     common::mock_engine();

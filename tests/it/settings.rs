@@ -76,3 +76,79 @@ fn keyword_settings_show_their_words_and_meanings_in_help() {
         "{err}"
     );
 }
+
+/// `uci960 match ARGS --dry-run` with a config file holding `toml`
+/// (when given); the exit code and stderr.
+fn check_match(toml: Option<&str>, args: &[&str]) -> (Option<i32>, String, String) {
+    let dir = common::scratch_dir("settings");
+    let config = dir.join("match.toml");
+    let mut all = vec!["match".to_string()];
+    if let Some(text) = toml {
+        std::fs::write(&config, text).unwrap();
+        all.extend(["--config".to_string(), config.display().to_string()]);
+    }
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.push("--dry-run".into());
+    let out = Command::new(common::uci960())
+        .args(&all)
+        .output()
+        .expect("uci960 runs");
+    (
+        out.status.code(),
+        stderr(&out),
+        config.display().to_string(),
+    )
+}
+
+#[test]
+fn a_bad_value_is_named_by_the_flag_or_the_config_key_it_came_from() {
+    // The same values, once as flags, once as TOML keys.
+    let cases: [(&[&str], &str, &str, &str); 3] = [
+        (
+            &["--games", "0"],
+            "seed = 1\ngames = 0\n",
+            "--games must be at least 1 (got 0)",
+            "games (config {}, line 2) must be at least 1 (got 0)",
+        ),
+        (
+            &["--draw", "movenumber=1", "movecount=1", "score=99999"],
+            "# adjudication\n[draw]\nmovenumber = 1\nmovecount = 1\nscore = 99999\n",
+            "--draw score='99999': expected a whole number from 0 to 30000",
+            "draw (config {}, line 2) score='99999': expected a whole number from 0 to 30000",
+        ),
+        (
+            &["--seed", "3", "--shard", "1/0"],
+            "seed = 3\nshard = \"1/0\"\n",
+            "--shard '1/0': out of range",
+            "shard (config {}, line 2) '1/0': out of range",
+        ),
+    ];
+    for (flags, toml, by_flag, by_key) in cases {
+        let (code, err, _) = check_match(None, flags);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(by_flag), "{flags:?}: {err}");
+        let (code, err, path) = check_match(Some(toml), &[]);
+        assert_eq!(code, Some(2), "{err}");
+        let by_key = by_key.replace("{}", &path);
+        assert!(err.contains(&by_key), "{toml:?}: {err}");
+        assert!(!err.contains(" --"), "no flag was given: {err}");
+    }
+}
+
+#[test]
+fn a_flag_over_a_config_key_is_named_as_the_flag_and_wins() {
+    // The flag wins: a good flag mends a bad key, a bad flag is the flag's.
+    let (code, err, _) = check_match(Some("seed = 1\ngames = 0\n"), &["--games", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err, _) = check_match(Some("seed = 1\ngames = 4\n"), &["--games", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--games must be at least 1"), "{err}");
+    // The key the config wrote is named as the key; the missing seed,
+    // given nowhere, as its flag.
+    let (code, err, path) = check_match(Some("castling = \"strict\"\nshard = \"1/2\"\n"), &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains(&format!("shard (config {path}, line 2) 1/2 needs --seed")),
+        "{err}"
+    );
+}

@@ -133,12 +133,24 @@ fn a_resume_keeps_foreign_games_and_refuses_when_a_recorded_game_changed() {
     assert!(stderr(&out).contains("cannot resume"), "{}", stderr(&out));
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), changed);
 
-    // A state whose byte count was damaged deletes nothing.
+    // A state whose byte count was damaged deletes nothing: its check
+    // no longer matches, so it is refused (exit 2, the PGN untouched);
+    // without a check (an older state) the spans decide, not the count.
     std::fs::write(&pgn, &with_foreign).unwrap();
     let state = dir.join("g.pgn.state.json");
     let mut st: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     st["pgn_bytes"] = serde_json::json!(0);
+    std::fs::write(&state, st.to_string()).unwrap();
+    let out = common::run_match(&resume);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("check does not match"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), with_foreign);
+    st.as_object_mut().unwrap().remove("check");
     std::fs::write(&state, st.to_string()).unwrap();
     let out = common::run_match(&resume);
     common::assert_ok(&out);
