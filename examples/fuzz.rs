@@ -87,11 +87,11 @@ fn uci(data: &[u8]) -> bool {
         let _ = s.to_string();
     }
     // `uci960 book --moves engine`: the engine's MultiPV lines.
-    let mut pvs = uci960::book::multipv::MultiPvCollector::new();
+    let mut pvs = uci960::openings::multipv::MultiPvCollector::new();
     for line in data.split(|&b| b == b'\n') {
         pvs.feed_line(line);
     }
-    let _ = uci960::book::multipv::within_margin(&pvs, 30);
+    let _ = uci960::openings::multipv::within_margin(&pvs, 30);
     accepted
 }
 

@@ -2,7 +2,7 @@
 //! in that order, the kept ones numbered and handed to a writer.
 //!
 //! ```text
-//! start k ─► plies (random or engine) ─► rules ─► unique ─► eval window ─► rank r ─► shard owns r? ─► write
+//! start k ─► plies (random or engine, openings::engine_plies::next_ply) ─► rules ─► unique ─► eval window ─► rank r ─► shard owns r? ─► write
 //! ```
 //!
 //! * Candidate `k` (0, 1, 2, …) takes the `k`-th start of the stream and
@@ -43,22 +43,15 @@ use super::stored::StoredLines;
 use super::unique::{KeyHasher, SeenPositions, position_key};
 use super::wdl::WdlSource;
 use crate::engines::EngineSpec;
-use crate::openings::plies::random_ply;
+use crate::openings::engine_plies::{EnginePlyError, PlyChoice, next_ply};
 use crate::openings::{Drawn, MethodError, PositionSource, StartSpec};
-use crate::start::method::procedure::uniform_below;
 
 /// Candidates in a row without a kept line before the run gives up.
 pub const GIVE_UP_AFTER: u64 = 100_000;
 
-/// How the plies are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveChoice {
-    /// Uniformly among the legal moves.
-    Random,
-    /// Uniformly among the engine's moves within `margin` centipawns of its
-    /// best, from a `MultiPV multipv` search.
-    Engine { multipv: u32, margin: i64 },
-}
+/// How the plies are chosen: the openings room's [`PlyChoice`] (the
+/// book's name for it).
+pub type MoveChoice = PlyChoice;
 
 /// Everything that defines a book (and the slice of it to write).
 #[derive(Clone, Debug)]
@@ -284,24 +277,12 @@ fn play_line(
 ) -> Result<Option<DropReason>, BookEngineError> {
     let plies = plan.plies.draw(rng);
     for _ in 0..plies {
-        let mv = match (plan.moves, engine.as_deref_mut()) {
-            (MoveChoice::Engine { multipv, margin }, Some(engine)) => {
-                if line.position.legal_moves().is_empty() {
-                    None
-                } else {
-                    let moves = engine.candidate_moves(
-                        &line.start.position,
-                        &line.moves,
-                        &line.position,
-                        multipv,
-                        margin,
-                    )?;
-                    let i = uniform_below(rng, moves.len() as u32) as usize;
-                    moves.get(i).copied()
-                }
-            }
-            _ => random_ply(&line.position, rng),
-        };
+        let mv = next_ply(
+            plan.moves,
+            engine.as_deref_mut().map(BookEngine::plies),
+            (&line.start.position, &line.moves, &line.position),
+            rng,
+        )?;
         match mv {
             Some(m) => {
                 line.position.play_unchecked(m);
@@ -463,7 +444,8 @@ fn work(shop: &Workshop, done: mpsc::Sender<Result<Done, BookEngineError>>) {
         }
     };
     if matches!(shop.plan.moves, MoveChoice::Engine { .. }) && !engine.has_multipv() {
-        let _ = done.send(Err(BookEngineError::NoMultiPv(engine.name().to_string())));
+        let no_multipv = EnginePlyError::NoMultiPv(engine.name().to_string());
+        let _ = done.send(Err(no_multipv.into()));
         engine.quit();
         return;
     }

@@ -1,6 +1,6 @@
 //! Opening books for Chess960 testing at scale (`uci960 book`): start
 //! positions by any method or complete sets, a few plies played from each
-//! (at random or by an engine), filtered by the rules and an engine's
+//! (at random or by an engine, both chosen in `openings`), filtered by the rules and an engine's
 //! evaluation window, unique by position across the whole book, sliced
 //! into shards for distributed workers, written as EPD or PGN.
 //!
@@ -9,8 +9,7 @@
 //! | module | idea |
 //! |---|---|
 //! | [`plies`] | how many plies, each line's own random stream, the uniform move picker |
-//! | [`multipv`] | the engine's moves within the margin (sans-IO) |
-//! | [`engine`] | one engine process working for the book |
+//! | [`engine`] | one engine process working for the book: its plies come from [`crate::openings::engine_plies`], the evaluation is the book's |
 //! | [`filter`] | rules, evaluation windows and view, the tally of drops |
 //! | [`wdl`] | win/draw/loss rates: the engine's or Stockfish 17.1's model; rate windows |
 //! | [`unique`] | position keys and the set of positions seen |
@@ -30,7 +29,6 @@ pub mod engine;
 pub mod epd;
 pub mod filter;
 pub mod generate;
-pub mod multipv;
 pub mod package;
 pub mod pgn;
 pub mod plies;

@@ -194,8 +194,11 @@ fn plan_of(args: &BookArgs) -> anyhow::Result<BookPlan> {
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");
     }
-    if !(1..=crate::book::multipv::MAX_MULTIPV).contains(&args.multipv) {
-        bail!("--multipv must be 1..{}", crate::book::multipv::MAX_MULTIPV);
+    if !(1..=crate::openings::multipv::MAX_MULTIPV).contains(&args.multipv) {
+        bail!(
+            "--multipv must be 1..{}",
+            crate::openings::multipv::MAX_MULTIPV
+        );
     }
     if args.margin < 0 {
         bail!("--margin must not be negative");
@@ -250,7 +253,7 @@ fn engine_setup(args: &BookArgs) -> anyhow::Result<EngineSpec> {
             groups.len()
         );
     }
-    let config = EngineKeys::parse_tokens(groups.first().map(Vec::as_slice).unwrap_or(&[]))
+    let config = EngineKeys::parse_flag(groups.first().map(Vec::as_slice).unwrap_or(&[]))
         .map_err(|e| anyhow!("--engine: {e}"))?;
     if config.tc.is_some() || config.st.is_some() {
         bail!(

@@ -121,7 +121,7 @@ fn subjects(args: &CastlingTestArgs, timeout: Duration) -> anyhow::Result<Vec<Su
         .iter()
         .enumerate()
     {
-        let e = EngineKeys::parse_tokens(tokens).map_err(|err| anyhow!("--engine: {err}"))?;
+        let e = EngineKeys::parse_flag(tokens).map_err(|err| anyhow!("--engine: {err}"))?;
         if e.has_limits() {
             bail!(
                 "--engine {}: tc=, nodes=, depth= and st= are match settings; castling-test uses --depth and --search-depth",

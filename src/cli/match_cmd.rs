@@ -159,7 +159,7 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     let argv = super::aliases::native_argv();
     let engine = group_engine_tokens(&args.engine, &argv)
         .iter()
-        .map(|t| EngineKeys::parse_tokens(t))
+        .map(|t| EngineKeys::parse_flag(t))
         .collect::<Result<_, _>>()
         .map_err(TournamentConfigError::EngineTokens)?;
     let st = match &args.st {

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, anyhow};
 use clap::Args;
 
 use super::exit;
+use crate::engines::{EngineKeys, is_key_value};
 use crate::notation::fen::FenFlavour;
 use crate::openings::{MethodSpec, PositionSource};
 use crate::proxy::config::{ProxyConfig, RemoteSection, parse_start};
@@ -55,13 +56,20 @@ pub struct ProxyArgs {
     /// the proxy reports a silent engine.
     #[arg(long, value_name = "SECONDS", value_parser = crate::seconds::parse_positive)]
     pub silence_timeout: Option<Duration>,
-    /// The engine program: another spelling of a trailing ENGINE without
-    /// arguments (cutechess-cli and fastchess users type `--engine`).
-    #[arg(long = "engine", value_name = "CMD", conflicts_with = "engine")]
-    pub engine_program: Option<String>,
+    /// The engine, as in every command: program=PATH [arg=ARG]... [dir=DIR]
+    /// [option.NAME=VALUE]... [fen=shredder|xfen] [castles=auto|kxr|standard]
+    /// (over the config's `[engine]`, key by key). One PROGRAM alone is the
+    /// older form, another spelling of a trailing ENGINE without arguments.
+    #[arg(
+        long = "engine",
+        num_args = 1..,
+        value_name = "KEY=VALUE|PROGRAM",
+        conflicts_with = "engine"
+    )]
+    pub engine_spec: Vec<String>,
     /// An engine on a `uci960 serve`, instead of a local one:
     /// uci960s://HOST:PORT/NAME (also `[remote] url` in the config).
-    #[arg(long, value_name = "URL", conflicts_with_all = ["engine", "engine_program"])]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["engine", "engine_spec"])]
     pub remote: Option<String>,
     /// The file holding the remote server's token (its first line).
     #[arg(long, value_name = "FILE")]
@@ -108,6 +116,15 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(Target, Settings)> {
         }
         None => (None, None, Settings::default()),
     };
+    let engine_keys = match args.engine_spec.as_slice() {
+        [] => None,
+        tokens => Some(EngineKeys::parse_flag(tokens).map_err(|e| anyhow!("--engine: {e}"))?),
+    };
+    if let Some(keys) = &engine_keys {
+        settings
+            .take_engine(keys, false)
+            .map_err(|e| anyhow!("--engine: {e}"))?;
+    }
     if let Some(start) = &args.start {
         settings.start = parse_start(start)?;
     }
@@ -135,8 +152,11 @@ pub fn resolve(args: &ProxyArgs) -> anyhow::Result<(Target, Settings)> {
     if let Some(spec @ MethodSpec::Book { .. }) = &settings.start {
         PositionSource::new(spec, 0)?;
     }
-    let target = match (&args.engine_program, args.engine.split_first()) {
-        (Some(program), _) => Target::Local(EngineCommand::new(program)),
+    let cli_program = engine_keys
+        .as_ref()
+        .filter(|k| k.program.is_some() || !k.args.is_empty());
+    let target = match (cli_program, args.engine.split_first()) {
+        (Some(keys), _) => Target::Local(keys.command().map_err(|e| anyhow!("--engine: {e}"))?),
         (None, Some((program, rest))) => {
             Target::Local(EngineCommand::new(program).with_args(rest.iter().cloned()))
         }
@@ -208,6 +228,16 @@ fn remote_target(
 /// drives the proxy is shown to it as the engine's name (see
 /// [`failed_start`]).
 pub fn run(args: ProxyArgs) -> anyhow::Result<ExitCode> {
+    // `--engine PROGRAM MORE…` takes MORE for a trailing ENGINE, as clap
+    // does for `--engine PROGRAM -- MORE`: the same usage error, at once.
+    if let [program, more, ..] = args.engine_spec.as_slice()
+        && !is_key_value(program)
+    {
+        anyhow::bail!(
+            "the argument '--engine <PROGRAM>' cannot be used with a trailing ENGINE ('{more}'): \
+             give the engine's arguments after '--' without --engine, or as arg= keys"
+        );
+    }
     let (target, settings) = match resolve(&args) {
         Ok(resolved) => resolved,
         Err(e) if !std::io::stdin().is_terminal() => {

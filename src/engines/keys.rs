@@ -95,7 +95,36 @@ pub enum OptionError {
     LineBreak(#[from] LineBreak),
 }
 
+/// The key names of `KEY=VALUE` (besides `option.NAME`).
+const KEY_NAMES: [&str; 11] = [
+    "program", "cmd", "name", "arg", "dir", "tc", "nodes", "depth", "st", "fen", "castles",
+];
+
+/// Whether `token` is `KEY=VALUE` with a key of an engine (else, alone
+/// after `--engine`, it names a program: [`EngineKeys::parse_flag`]).
+pub fn is_key_value(token: &str) -> bool {
+    token.split_once('=').is_some_and(|(key, _)| {
+        KEY_NAMES.contains(&key) || (key.starts_with("option.") && key.len() > 7)
+    })
+}
+
 impl EngineKeys {
+    /// Reads the tokens of one `--engine`, one way in every command:
+    /// `KEY=VALUE` tokens, or a single token that is not one, which names
+    /// the program (`proxy --engine PROGRAM`, the proxy's first form and
+    /// fastchess users' habit, kept as an alias: `--engine /usr/games/stockfish`
+    /// is `--engine program=/usr/games/stockfish`). A program path that
+    /// itself reads `KEY=VALUE` (`cmd=x`) needs `program=`.
+    pub fn parse_flag(tokens: &[String]) -> Result<EngineKeys, EngineKeysError> {
+        match tokens {
+            [program] if !is_key_value(program) => Ok(EngineKeys {
+                program: Some(PathBuf::from(program)),
+                ..EngineKeys::default()
+            }),
+            _ => EngineKeys::parse_tokens(tokens),
+        }
+    }
+
     /// Reads the `KEY=VALUE` tokens of one `--engine`.
     pub fn parse_tokens(tokens: &[String]) -> Result<EngineKeys, EngineKeysError> {
         let mut e = EngineKeys::default();
@@ -318,6 +347,23 @@ mod tests {
             no_cmd.command(),
             Err(EngineKeysError::ArgsWithoutCmd)
         ));
+    }
+
+    #[test]
+    fn a_lone_program_is_the_program_key() {
+        let alias = EngineKeys::parse_flag(&toks("/usr/games/stockfish")).unwrap();
+        let keyed = EngineKeys::parse_flag(&toks("program=/usr/games/stockfish")).unwrap();
+        assert_eq!(alias, keyed);
+        // A path with `=` whose left side is no key is a program too.
+        let odd = EngineKeys::parse_flag(&toks("/opt/a=b/sf")).unwrap();
+        assert_eq!(odd.program, Some(PathBuf::from("/opt/a=b/sf")));
+        // Every key name is read as a key, never as a program.
+        for key in KEY_NAMES.iter().chain(&["option.Hash"]) {
+            assert!(is_key_value(&format!("{key}=1")), "{key}");
+        }
+        assert!(EngineKeys::parse_flag(&toks("castles=x")).is_err());
+        let two = EngineKeys::parse_flag(&toks("/bin/sf /bin/sf")).unwrap_err();
+        assert!(matches!(two, EngineKeysError::NotKeyValue(_)), "{two}");
     }
 
     #[test]

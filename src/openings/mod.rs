@@ -11,15 +11,19 @@
 //! | a tournament's openings (generated or from a book, plus random plies) | [`stream`] |
 //! | the one shuffle | [`shuffle`] |
 //! | the one random-plies rule | [`plies`] |
+//! | engine-chosen plies, and [`engine_plies::next_ply`], the one seam every generated ply goes through | [`engine_plies`] over the sans-IO [`multipv`] |
 //!
 //! The back ranks themselves are drawn one floor down, by
-//! [`crate::start::method`]; engine-chosen plies are the book's own
-//! (`book::generate`), since they need an engine.
+//! [`crate::start::method`]. Engine plies need an engine: this room uses
+//! [`crate::engines`] (same floor, below no application) to start it, and
+//! the book above only filters and writes what comes out.
 
 pub mod book;
+pub mod engine_plies;
 pub mod entry;
 pub mod epd;
 pub mod error;
+pub mod multipv;
 pub mod pgn;
 pub mod plies;
 pub mod shuffle;

@@ -235,6 +235,20 @@ impl ProxyConfig {
             s.silence_timeout = crate::seconds::config_key("silence-timeout", t)?;
         }
         if let Some(e) = &self.engine {
+            s.take_engine(e, p.engine_fen.is_some())?;
+        }
+        Ok(s)
+    }
+}
+
+impl Settings {
+    /// Takes an engine's keys (the config's `[engine]` or the command
+    /// line's `--engine`): its FEN flavour unless `fen_set` (the proxy's
+    /// own setting wins), its castling notation, its options after those
+    /// already set; search limits are refused (the GUI sets the search).
+    pub fn take_engine(&mut self, e: &EngineKeys, fen_set: bool) -> Result<(), SettingsError> {
+        let s = self;
+        {
             if e.has_limits() {
                 let key = [
                     ("tc", e.tc.is_some()),
@@ -246,15 +260,15 @@ impl ProxyConfig {
                 .unwrap_or("depth");
                 return Err(SettingsError::NotForProxy(key));
             }
-            if p.engine_fen.is_none()
-                && let Some(f) = e.fen
-            {
+            if !fen_set && let Some(f) = e.fen {
                 s.engine_fen = f;
             }
-            s.engine_castles = e.castles.and_then(|c| c.0);
-            s.engine_options = e.option_pairs()?;
+            if let Some(c) = e.castles {
+                s.engine_castles = c.0;
+            }
+            s.engine_options.extend(e.option_pairs()?);
         }
-        Ok(s)
+        Ok(())
     }
 }
 

@@ -95,6 +95,76 @@ fn engine_flag_is_another_spelling_of_the_trailing_engine() {
 }
 
 #[test]
+fn engine_flag_takes_the_keys_of_every_command() {
+    let Some(stockfish) = common::require_engine("stockfish") else {
+        return;
+    };
+    let program = format!("program={}", stockfish.display());
+    let (code, stdout) = piped(&["--engine", &program, "option.Hash=16"], SCRIPT);
+    assert_eq!(code, Some(0), "{stdout}");
+    check(&stdout);
+    // A key the proxy has no use for is refused, as in its config.
+    let out = Command::new(common::uci960())
+        .args(["proxy", "--engine", &program, "nodes=10"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run proxy");
+    assert_eq!(out.status.code(), Some(2));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("--engine: [engine] nodes"), "{said}");
+}
+
+/// The mock engine speaking standard castling notation in Chess960
+/// (`--king-two-squares`) behind the proxy, `castles=` as given; returns
+/// the GUI's lines and the proxy's log.
+fn standard_castles_through_proxy(castles: &str) -> (String, String) {
+    let dir = common::scratch_dir(&format!("proxy-castles-{castles}"));
+    let log = dir.join("proxy.log");
+    let mock = format!("program={}", common::mock_engine().display());
+    let (code, stdout) = piped(
+        &[
+            "--log",
+            log.to_str().expect("path"),
+            "--engine",
+            &mock,
+            "arg=--king-two-squares",
+            &format!("castles={castles}"),
+        ],
+        "uci\nsetoption name UCI_Chess960 value true\nisready\n\
+         position fen 3k3r/pppppppp/8/8/8/8/PPPPPPPP/3K3R w Hh - 0 1 moves d1h1\ngo nodes 1\n",
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    (stdout, std::fs::read_to_string(&log).expect("log"))
+}
+
+#[test]
+fn castles_standard_engine_gets_and_gives_castles_in_its_notation() {
+    let (stdout, log) = standard_castles_through_proxy("standard");
+    // The GUI's king-takes-rook castle goes to the engine as d1g1, and the
+    // engine's d8g8 comes back to the GUI as king takes rook, unremarked.
+    assert!(
+        log.lines()
+            .any(|l| l.contains("proxy>engine") && l.ends_with("moves d1g1")),
+        "{log}"
+    );
+    assert!(stdout.lines().any(|l| l == "bestmove d8h8"), "{stdout}");
+    assert!(!stdout.contains("'d8g8'"), "{stdout}");
+    // Without it the engine gets king takes rook and its castle is
+    // reported as written in the wrong notation.
+    let (stdout, log) = standard_castles_through_proxy("auto");
+    assert!(
+        log.lines()
+            .any(|l| l.contains("proxy>engine") && l.ends_with("moves d1h1")),
+        "{log}"
+    );
+    assert!(stdout.contains("'d8g8'"), "{stdout}");
+}
+
+#[test]
 fn engine_flag_and_trailing_engine_together_are_a_usage_error() {
     for args in [
         &[
