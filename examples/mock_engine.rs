@@ -57,11 +57,13 @@
 //! | `--null-at-castles` | answers `bestmove 0000` whenever a castle is legal (perft is right) |
 //! | `--pid-log=FILE` | appends `PID` at start, `PID new` per `ucinewgame` and (with `--fork-child`) `PID child CHILDPID` |
 //! | `--setsid-child` | `--fork-child` with a grandchild that calls `setsid()` (Unix): it leaves the engine's session and process group |
+//! | `--orphan-child` | at start leaves an orphan, as a daemon does: a middle process spawns the helper (this program, `--idle-child`, after `setsid()` on Unix) and exits at once, so the helper's parent is gone while the engine runs; logged and announced as with `--fork-child` |
 //! | `--ignore-eof` | at end of input lives on (at most 10 minutes) instead of exiting: an engine that only a signal ends |
 //! | `--fork-child` | at start spawns a grandchild (this program, `--idle-child`) that keeps stdout/stderr open and lives until killed (at most 10 minutes); its pid goes to the pid log and to an `info string grandchild pid N` line before `id name` |
 //! | `--announce-pid` | an `info string pid N` line (its own pid) before `id name`: a test learns the engine's pid from the protocol, with no file to wait for |
 //! | `--flood` | after `uciok` writes `info string flood ...` lines forever, never reading its input again (ends when the pipe closes) |
 //! | `--name=NAME` | the `id name` (default `mock_engine`) |
+//! | `--spam-stderr=BYTES` | before each answer to `go`, BYTES of 64-byte `info string stderr spam ...` lines to its stderr (blocking writes: it hangs on a stderr nobody reads) |
 //! | `--long-line=BYTES` | before each answer to `go`, an `info string xxx...` line of BYTES `x` (written in 64 KiB pieces, so the mock itself holds little) |
 //!
 //! Unknown flags exit with status 2 and a message on stderr.
@@ -113,7 +115,10 @@ struct Faults {
     announce_pid: bool,
     flood: bool,
     long_line: Option<u64>,
+    spam_stderr: Option<u64>,
     idle_child: bool,
+    orphan_child: bool,
+    spawn_orphan: bool,
     name: String,
 }
 
@@ -192,7 +197,10 @@ fn parse_args() -> Faults {
             "--announce-pid" => f.announce_pid = true,
             "--flood" => f.flood = true,
             "--long-line" => f.long_line = Some(number(flag, value, None)),
+            "--spam-stderr" => f.spam_stderr = Some(number(flag, value, None)),
             "--idle-child" => f.idle_child = true,
+            "--orphan-child" => f.orphan_child = true,
+            "--spawn-orphan" => f.spawn_orphan = true,
             "--name" => match value {
                 Some(v) => f.name = v.to_string(),
                 None => usage("--name needs =NAME"),
@@ -237,7 +245,51 @@ fn main() {
         std::thread::sleep(Duration::from_secs(600));
         return;
     }
+    if f.spawn_orphan {
+        // The middle process of `--orphan-child`: starts the helper, says
+        // its pid, exits.
+        let helper = std::env::current_exe().and_then(|exe| {
+            let mut command = std::process::Command::new(exe);
+            command
+                .arg("--idle-child")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null());
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::CommandExt;
+                // SAFETY: setsid is async-signal-safe.
+                unsafe {
+                    command.pre_exec(|| {
+                        libc::setsid();
+                        Ok(())
+                    });
+                }
+            }
+            command.spawn()
+        });
+        match helper {
+            Ok(h) => println!("{}", h.id()),
+            Err(e) => usage(&format!("--orphan-child: cannot spawn: {e}")),
+        }
+        return;
+    }
     let mut child_pid = None;
+    if f.orphan_child {
+        let middle = std::env::current_exe().and_then(|exe| {
+            std::process::Command::new(exe)
+                .arg("--spawn-orphan")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::inherit())
+                .output()
+        });
+        match middle {
+            Ok(out) => {
+                child_pid = String::from_utf8_lossy(&out.stdout).trim().parse().ok();
+            }
+            Err(e) => usage(&format!("--orphan-child: cannot spawn: {e}")),
+        }
+    }
     if f.fork_child {
         // Never waited for on purpose: the grandchild is meant to outlive us.
         #[allow(clippy::zombie_processes)]
@@ -512,6 +564,9 @@ impl Mock {
         if self.f.garbage {
             self.garbage();
             return;
+        }
+        if let Some(bytes) = self.f.spam_stderr {
+            spam_stderr(bytes);
         }
         if let Some(bytes) = self.f.long_line {
             self.long_line(bytes);
@@ -824,6 +879,23 @@ fn restore_rights(start: &Chess, pos: Chess) -> Chess {
 }
 
 /// Dies as a crashing engine does (see the module docs).
+/// `--spam-stderr`: BYTES of 64-byte lines to stderr (blocking writes,
+/// as an engine's logging does).
+fn spam_stderr(bytes: u64) {
+    let mut line = *b"info string stderr spam xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n";
+    let mut err = io::stderr().lock();
+    for i in 0..bytes / line.len() as u64 {
+        // The line's number in its last digits, so lines differ.
+        let digits = format!("{:08}", i % 100_000_000);
+        let n = line.len();
+        line[n - 9..n - 1].copy_from_slice(digits.as_bytes());
+        if err.write_all(&line).is_err() {
+            return;
+        }
+    }
+    let _ = err.flush();
+}
+
 fn crash(exit_code: Option<i32>) -> ! {
     let _ = io::stdout().flush();
     if let Some(code) = exit_code {

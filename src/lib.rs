@@ -9,7 +9,7 @@
 //! |---|---|
 //! | command | [`cli`] (and `main.rs`): flags, printing, exit codes |
 //! | applications, side by side | [`tournament`], [`book`], [`proxy`], [`serve`], [`conformance`] |
-//! | shared floor | [`engines`], [`openings`], [`files`], [`shard`], [`remote`] |
+//! | shared floor | [`engines`], [`openings`], [`output`], [`files`], [`shard`], [`remote`] |
 //! | model | [`game`], [`start`], [`uci_client`], [`builtin_engine`] |
 //! | protocol, notation | [`uci`], [`notation`] |
 //! | ground | [`platform`], [`lines`], [`excerpt`], [`seconds`], [`keyword`], [`utc`], [`perft`] |
@@ -27,6 +27,7 @@
 //! | [`game`] | one game under arbitration: legality, clocks, results, the one PGN writer and reader |
 //! | [`engines`] | shared floor: one engine spec, one KEY=VALUE and TOML reading (same keys in every config), one starter and handshake order |
 //! | [`openings`] | shared floor: where a game begins — one `Opening`, every source (methods, lists, complete sets, EPD/PGN books), one shuffle, one random-plies rule, all book reading |
+//! | [`output`] | shared floor: every format written for people and machines (tables, CSV, JSON, JUnit, EPD records, diagrams) over neutral documents, one file a format; stdout and file destinations |
 //! | [`files`] | shared floor: every file read or written — bounded reading, run locks, atomic replace of regular files only, output collision checks, verified appends and resume |
 //! | [`shard`] | the i-th of n slices (`i/n`, or `auto` from Slurm/Kubernetes): books and matches split over machines |
 //! | [`remote`] | the TLS link between `proxy --remote` and `serve` |

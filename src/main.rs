@@ -6,6 +6,14 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    let code = run();
+    // Notes still queued for stderr go out first; a stderr nobody reads
+    // holds the exit back at most `diag::STALL`.
+    uci960::platform::diag::flush();
+    code
+}
+
+fn run() -> ExitCode {
     // Every child of this program is an engine: descendants an engine
     // leaves behind come back to it and are ended with the engine.
     uci960::platform::adopt_orphans();

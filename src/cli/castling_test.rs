@@ -165,7 +165,7 @@ fn through_proxy(subject: &Subject, engine_fen: Option<FenFlavour>) -> anyhow::R
 /// After a termination signal: say so, and the exit status 128 + signal.
 fn interrupted() -> Option<ExitCode> {
     let sig = crate::platform::interrupt::received()?;
-    eprintln!("uci960: interrupted by signal {sig}; no report");
+    crate::output::note(format!("interrupted by signal {sig}; no report"));
     Some(ExitCode::from(crate::platform::interrupt::exit_code(sig)))
 }
 
@@ -175,10 +175,10 @@ fn run_one(subject: &Subject, options: &SuiteOptions, name: Option<&str>) -> Opt
     let mut driver = match EngineDriver::start(&subject.spec, subject.search_timeout) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!(
-                "uci960: cannot start engine '{}': {e}",
+            crate::output::note(format!(
+                "cannot start engine '{}': {e}",
                 subject.spec.cmd.display()
-            );
+            ));
             return None;
         }
     };

@@ -103,6 +103,22 @@ pub fn of_merge(err: &MergeError) -> u8 {
     }
 }
 
+/// Whether uci960 itself ran out of resources (descriptors, threads,
+/// memory, disk) somewhere in `err`'s chain (issue 21): such a run ends
+/// with 3 and charges no engine.
+pub fn out_of_resources(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(err);
+    while let Some(e) = cause {
+        if let Some(io) = e.downcast_ref::<std::io::Error>()
+            && crate::platform::is_out_of_resources(io)
+        {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
 /// The error as one line: each cause once, joined by `: `. A cause whose
 /// text its parent already shows (an error that prints its source inline)
 /// is not repeated.

@@ -266,6 +266,11 @@ fn flag(setting: Setting) -> String {
     format!("--{}", setting.word().replace('_', "-"))
 }
 
+/// The message of a run ended by uci960's own failure.
+fn runner_failed(why: &str) -> String {
+    format!("{why}; the tournament stopped and no engine was charged (--resume continues)")
+}
+
 fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
     crate::output::note(err);
     Ok(ExitCode::from(code))
@@ -342,6 +347,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         crate::output::note(note)
     }) {
         Ok(r) => r,
+        // Out of descriptors or disk while writing the PGN or the state
+        // (after the engines started): the game in hand is not recorded,
+        // `--resume` plays it again.
+        Err(e) if super::exit::out_of_resources(&e) => {
+            let text = e.to_string();
+            let text = if text.contains("out of resources") {
+                text
+            } else {
+                format!("uci960 is out of resources: {text}")
+            };
+            return fail(3, runner_failed(&text));
+        }
         Err(e) => return fail(super::exit::of_tournament(&e), e),
     };
     let mut table = report.standings.render();
@@ -364,10 +381,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             use crate::platform::interrupt::{SIGINT, exit_code, received};
             Ok(ExitCode::from(exit_code(received().unwrap_or(SIGINT))))
         }
-        Ended::RunnerFailed(why) => fail(
-            3,
-            format!("{why}; the tournament stopped and no engine was charged (--resume continues)"),
-        ),
+        Ended::RunnerFailed(why) => fail(3, runner_failed(&why)),
         Ended::EngineLost => fail(
             3,
             "an engine could not be restarted; the tournament stopped (--recover retries and goes on; --resume continues)",

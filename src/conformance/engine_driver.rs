@@ -86,7 +86,9 @@ impl EngineDriver {
                 // Skipped: no answer the suite reads is that long.
                 Ok(EngineEvent::LineTooLong { .. }) => continue,
                 Ok(EngineEvent::Eof) => Err(DriverError::Exited("end of output".into())),
-                Ok(EngineEvent::ReadError(e)) => Err(DriverError::Exited(e)),
+                Ok(EngineEvent::ReadError(e) | EngineEvent::OutOfResources(e)) => {
+                    Err(DriverError::Exited(e))
+                }
                 Err(RecvError::Timeout) => Ok(None),
                 Err(RecvError::Disconnected) => Err(DriverError::Exited("output closed".into())),
                 Err(e @ RecvError::Interrupted(_)) => Err(DriverError::Exited(e.to_string())),

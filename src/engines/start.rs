@@ -42,13 +42,9 @@ impl SetupError {
     /// [`crate::platform::is_out_of_resources`]): the message, for a run
     /// that must end without charging the engine.
     pub fn runner_failure(&self) -> Option<String> {
-        use crate::uci_client::SpawnError;
         match self {
-            SetupError::Start {
-                source: source @ EngineError::Spawn(SpawnError::Resources { .. }),
-                ..
-            } => Some(source.to_string()),
-            _ => None,
+            SetupError::Start { source, .. } => source.runner_failure(),
+            SetupError::NoChess960(_) => None,
         }
     }
 

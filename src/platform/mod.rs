@@ -4,12 +4,12 @@
 //!
 //! | piece | POSIX | Windows |
 //! |---|---|---|
-//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux; on Linux also every descendant found through `/proc` and orphans re-parented to uci960 as subreaper ([`tree`]) | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
+//! | [`prepare`] + [`ProcessGroup`] | the engine leads its own process group (`setpgid`), so a wrapper's children are signalled with it; `PR_SET_PDEATHSIG` on Linux; on Linux also every descendant found through `/proc` and the engine's own orphans re-parented to uci960 as subreaper, told apart by a mark in their environment ([`tree`]) | a Job Object with kill-on-close per engine; `CREATE_NEW_PROCESS_GROUP` keeps Ctrl-C away from it |
 //! | [`PipeReader`] | `poll` with a timeout, then one large `read` on the caller's thread | a reader thread handing chunks over one at a time |
 //! | [`Relay`] | the proxy's single-thread `poll` loop over the GUI, the engine and signals, all writes non-blocking | one reader and one writer thread per stream, waking the loop through a channel |
 //! | [`interrupt`] | SIGINT, SIGTERM, SIGHUP | Ctrl-C (as SIGINT), Ctrl-Break, console close, logoff, shutdown (as SIGTERM) |
 //! | [`fs`] | non-blocking `open` (`O_NONBLOCK`), FIFO/device kinds, `EINVAL` from fsync | nothing to add to `open`; console/pipe flush errors |
-//! | [`diag`] | stderr lines written only when `poll` says they go out at once, else dropped and counted | written as before (blocking) |
+//! | [`diag`] | stderr lines queued (bounded, dropped and counted when full) for one writer thread; an engine's stderr forwarded through it | the same |
 //! | [`cpu`] | `getrusage` for self and reaped children | `GetProcessTimes` for self |
 //! | [`engine_pipes`] | two `pipe(2)`s as a child's stdin/stdout | two anonymous pipes as a child's stdin/stdout |
 //! | [`describe_status`] | "killed by signal 11 (SIGSEGV)" | "exited with code 0xC0000005 (access violation)" |

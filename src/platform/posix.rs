@@ -42,18 +42,43 @@ pub fn prepare(command: &mut Command, die_with_parent: bool) {
 #[derive(Debug)]
 pub struct ProcessGroup {
     pgid: i32,
+    /// The engine's mark in its tree's environment (Linux, see
+    /// [`super::tree`]); `None` for a child not started by [`spawn`].
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    tag: Option<String>,
 }
 
-/// Process groups of running engines (for the watchdog).
-static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// A running engine: its process group and its mark.
+struct Registered {
+    pgid: i32,
+    tag: String,
+}
+
+/// Running engines (for the watchdog and the orphan sweep).
+static GROUPS: Mutex<Vec<Registered>> = Mutex::new(Vec::new());
 
 /// Spawns a command made by [`prepare`] and registers the engine at once,
 /// under the lock that [`ProcessGroup::kill`] holds while it looks for
-/// orphans: an engine just started is never taken for one.
+/// orphans: an engine just started is never taken for one. On Linux the
+/// engine's environment gets its mark (see [`super::tree`]), which its
+/// descendants inherit.
 pub fn spawn(command: &mut Command) -> io::Result<Child> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+    // This process's id and a count: unique among our engines, and told
+    // apart from the marks of a uci960 around this one.
+    let tag = format!(
+        "{}.{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    );
+    #[cfg(target_os = "linux")]
+    command.env(super::tree::MARK_VAR, super::tree::mark_for(&tag));
     let child = command.spawn()?;
-    groups.push(child.id() as i32);
+    groups.push(Registered {
+        pgid: child.id() as i32,
+        tag,
+    });
     Ok(child)
 }
 
@@ -61,29 +86,37 @@ impl ProcessGroup {
     /// The group a child spawned after [`prepare`] leads.
     pub fn new(child: &Child) -> io::Result<ProcessGroup> {
         let pgid = child.id() as i32;
-        let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
-        if !groups.contains(&pgid) {
-            groups.push(pgid);
-        }
-        Ok(ProcessGroup { pgid })
+        let groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+        let tag = groups
+            .iter()
+            .find(|r| r.pgid == pgid)
+            .map(|r| r.tag.clone());
+        Ok(ProcessGroup { pgid, tag })
     }
 
     /// Asks every process of the engine to end (SIGTERM), on Linux also
     /// its descendants outside its group (see [`super::tree`]).
     pub fn terminate(&self) {
         #[cfg(target_os = "linux")]
-        super::tree::signal_tree(self.pgid, libc::SIGTERM, false, &[]);
+        super::tree::signal_tree(self.pgid, libc::SIGTERM, super::tree::Sweep::None, &[]);
         signal_group(self.pgid, libc::SIGTERM);
     }
 
     /// Kills every process of the engine (SIGKILL): also a wrapper's
     /// children still running after it exited and, on Linux, descendants
-    /// that left its group or session and orphans re-parented to uci960.
+    /// that left its group or session and its orphans re-parented to
+    /// uci960 (not another engine's: see [`super::tree`]).
     pub fn kill(&self) {
         #[cfg(target_os = "linux")]
         {
-            let engines = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
-            super::tree::signal_tree(self.pgid, libc::SIGKILL, true, &engines);
+            let groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+            let engines: Vec<i32> = groups.iter().map(|r| r.pgid).collect();
+            let others = groups.iter().any(|r| r.pgid != self.pgid);
+            let sweep = super::tree::Sweep::Of {
+                tag: self.tag.as_deref(),
+                unmarked: !others,
+            };
+            super::tree::signal_tree(self.pgid, libc::SIGKILL, sweep, &engines);
         }
         signal_group(self.pgid, libc::SIGKILL);
     }
@@ -92,7 +125,7 @@ impl ProcessGroup {
 impl Drop for ProcessGroup {
     fn drop(&mut self) {
         let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
-        groups.retain(|&g| g != self.pgid);
+        groups.retain(|r| r.pgid != self.pgid);
     }
 }
 
@@ -170,20 +203,50 @@ fn watchdog() {
     let sig = interrupt::received().unwrap_or(libc::SIGTERM);
     // try_lock: a thread that died holding the lock must not stop the exit.
     if let Ok(groups) = GROUPS.try_lock() {
-        for &g in groups.iter() {
+        #[cfg(target_os = "linux")]
+        let engines: Vec<i32> = groups.iter().map(|r| r.pgid).collect();
+        for r in groups.iter() {
             #[cfg(target_os = "linux")]
-            super::tree::signal_tree(g, libc::SIGKILL, true, &groups);
-            signal_group(g, libc::SIGKILL);
+            super::tree::signal_tree(r.pgid, libc::SIGKILL, super::tree::Sweep::All, &engines);
+            signal_group(r.pgid, libc::SIGKILL);
         }
     }
     super::diag::line("uci960: interrupted; engines killed");
+    super::diag::flush();
     // SAFETY: _exit ends the process at once, without running destructors
     // another thread may be in the middle of.
     unsafe { libc::_exit(interrupt::exit_code(sig).into()) }
 }
 
+/// Writes `bytes` to stderr whole, blocking (the writer thread of
+/// [`super::diag`]); waits with `poll` if stderr was made non-blocking by
+/// someone sharing it. False if stderr failed (closed).
+pub(super) fn write_stderr(mut bytes: &[u8]) -> bool {
+    const STDERR: RawFd = 2;
+    while !bytes.is_empty() {
+        match FdIo(STDERR).write(bytes) {
+            Ok(0) => return false,
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let mut pfd = [libc::pollfd {
+                    fd: STDERR,
+                    events: libc::POLLOUT,
+                    revents: 0,
+                }];
+                if poll(&mut pfd, -1).is_err() {
+                    return false;
+                }
+            }
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
 /// Writes `bytes` to stderr whole if `poll` says it takes them now (a
 /// line of at most `PIPE_BUF` bytes); false if it would block or failed.
+/// Only for when [`super::diag`] has no writer thread.
 pub(super) fn try_write_stderr(bytes: &[u8]) -> bool {
     const STDERR: RawFd = 2;
     let mut pfd = [libc::pollfd {

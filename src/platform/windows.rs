@@ -38,10 +38,16 @@ const SLICE: Duration = Duration::from_millis(50);
 /// One read.
 const CHUNK: usize = 1 << 16;
 
-/// Writes `bytes` to stderr (blocking: anonymous pipes cannot be polled,
-/// see [`super::diag`]); false if it failed.
-pub(super) fn try_write_stderr(bytes: &[u8]) -> bool {
+/// Writes `bytes` to stderr, blocking (the writer thread of
+/// [`super::diag`]); false if it failed.
+pub(super) fn write_stderr(bytes: &[u8]) -> bool {
     io::stderr().write_all(bytes).is_ok()
+}
+
+/// The same when [`super::diag`] has no writer thread: anonymous pipes
+/// cannot be polled, so this one blocks too.
+pub(super) fn try_write_stderr(bytes: &[u8]) -> bool {
+    write_stderr(bytes)
 }
 
 // ---------------------------------------------------------------- processes
@@ -174,6 +180,7 @@ unsafe extern "system" fn on_console_event(event: u32) -> BOOL {
     if interrupt::COUNT.load(Ordering::SeqCst) == 1 {
         interrupt::grace_period();
         super::diag::line("uci960: interrupted; engines killed");
+        super::diag::flush();
         std::process::exit(interrupt::exit_code(sig).into());
     }
     1

@@ -42,7 +42,7 @@ impl Transport {
         match target {
             Target::Local(cmd) => {
                 let opts = SpawnOptions {
-                    stderr: StderrMode::Inherit,
+                    stderr: StderrMode::Forward,
                     die_with_parent: true,
                 };
                 let mut engine = EngineProcess::spawn_with(cmd, opts).map_err(|e| e.to_string())?;
@@ -54,8 +54,7 @@ impl Transport {
             Target::Remote(settings) => {
                 let connected = client::connect(settings).map_err(|e| e.to_string())?;
                 if let Some(note) = &connected.pinned_now {
-                    use std::io::Write;
-                    let _ = writeln!(std::io::stderr(), "uci960 proxy: {note}");
+                    crate::platform::diag::line(&format!("uci960 proxy: {note}"));
                 }
                 let (bridge, stdin, stdout) =
                     client::bridge(connected).map_err(|e| format!("cannot start the link: {e}"))?;

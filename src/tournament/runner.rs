@@ -328,6 +328,9 @@ fn prepare(
                 if stop.is_set() {
                     return Err(NoStart::Stopped);
                 }
+                if let Some(why) = err.runner_failure() {
+                    return Err(NoStart::Runner(why));
+                }
                 // A process that was running failed between games: it is
                 // this game's fault of the engine (lost), as before.
                 if !fresh {
@@ -480,6 +483,12 @@ fn play_game(
                 if stop.is_set() {
                     seats.end_all();
                     return Played::Abandoned;
+                }
+                // uci960's own failure: the game is not played, no one
+                // is charged.
+                if let Some(why) = err.runner_failure() {
+                    seats.end_all();
+                    return Played::RunnerFailed(why);
                 }
                 break fault_end(side, &err, timed);
             }

@@ -253,11 +253,10 @@ impl Standings {
         )
     }
 
-    /// The final table (laid out by [`crate::output::table`]), then each
-    /// pairing and the terminations.
-    pub fn render(&self) -> String {
-        use std::fmt::Write as _;
-        let mut out = String::new();
+    /// The engines ranked by points, as a table document (rendered as
+    /// text by [`Standings::render`], or in any format of
+    /// [`crate::output`] that takes a table).
+    pub fn table(&self) -> Table {
         let width = self
             .engines
             .iter()
@@ -300,7 +299,14 @@ impl Standings {
                 e.illegal_moves.to_string(),
             ]);
         }
-        table.write(&mut out);
+        table
+    }
+
+    /// The final table (laid out by [`crate::output::table`]), then each
+    /// pairing and the terminations.
+    pub fn render(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = self.table().render();
         let _ = writeln!(out, "\nGames: {}", self.games);
         for (i, p) in self.pairings.iter().enumerate() {
             if self.hide_empty_pairings && p.wdl.games() == 0 {
@@ -520,6 +526,43 @@ mod tests {
         assert_eq!(json["pentanomial"], serde_json::json!([0, 0, 1, 1, 0]));
         assert_eq!(t.score_line(), "A 2.5 - 2.5 B");
         assert!(t.render().contains("engine crash: 1"));
+    }
+
+    #[test]
+    fn the_ranked_table_is_the_text_head_and_also_csv() {
+        let s = Schedule::new(TournamentKind::RoundRobin, 2, 2, 1).unwrap();
+        let mut t = Standings::new(&["Alpha".into(), "Beta, B".into()], s.pairings(), None);
+        t.record(&summary(&s, 1, GameResult::Draw, Termination::Threefold));
+        t.record(&summary(
+            &s,
+            2,
+            GameResult::WhiteWins,
+            Termination::Checkmate,
+        ));
+        let text = t.render();
+        let head: Vec<&str> = text.lines().take(3).collect();
+        assert_eq!(
+            head[0],
+            "Rank Engine   Games     W     D     L  Points    Elo vs field (95 %)  Notation Crashes Stalls Forfeits Illegal"
+        );
+        // Game 2: Beta, B has White and wins: 1.5 points, ranked first.
+        assert!(
+            head[1].starts_with("1    Beta, B      2     1     1     0     1.5"),
+            "{text}"
+        );
+        assert!(
+            head[2].starts_with("2    Alpha        2     0     1     1     0.5"),
+            "{text}"
+        );
+        let csv = crate::output::csv::render(&t.table());
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert_eq!(
+            lines[0],
+            "Rank,Engine,Games,W,D,L,Points,Elo vs field (95 %),Notation,Crashes,Stalls,Forfeits,Illegal"
+        );
+        assert!(lines[1].starts_with("1,\"Beta, B\",2,1,1,0,1.5,"), "{csv}");
+        assert!(lines[1].ends_with(",0,0,0,0,0"), "{csv}");
+        assert_eq!(lines.len(), 4, "{csv}");
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub enum EngineError {
     },
     #[error("cannot write to engine '{engine}': {source}")]
     Write { engine: String, source: io::Error },
+    /// uci960 itself ran out of descriptors, threads or memory while
+    /// talking to the engine: not the engine's fault (issue 21).
+    #[error("uci960 is out of resources while talking to engine '{engine}': {reason}")]
+    Resources { engine: String, reason: String },
     /// A termination signal arrived while waiting for the engine.
     #[error(
         "interrupted by signal {signal} while waiting for {waiting_for} from engine '{engine}'"
@@ -46,6 +50,37 @@ pub enum EngineError {
         waiting_for: &'static str,
         signal: i32,
     },
+}
+
+impl EngineError {
+    /// The failure is uci960's own lack of resources (see
+    /// [`crate::platform::is_out_of_resources`]), at the start or while
+    /// playing: the message, for a run that must end without charging the
+    /// engine.
+    pub fn runner_failure(&self) -> Option<String> {
+        match self {
+            EngineError::Spawn(SpawnError::Resources { .. }) | EngineError::Resources { .. } => {
+                Some(self.to_string())
+            }
+            _ => None,
+        }
+    }
+
+    /// A failed write to `engine`, as a resource failure of ours when it
+    /// is one.
+    fn write(engine: &str, source: io::Error) -> EngineError {
+        if crate::platform::is_out_of_resources(&source) {
+            EngineError::Resources {
+                engine: engine.to_string(),
+                reason: format!("cannot write to it: {source}"),
+            }
+        } else {
+            EngineError::Write {
+                engine: engine.to_string(),
+                source,
+            }
+        }
+    }
 }
 
 /// An engine's `id name` as every command shows it (standings, reports,
@@ -391,10 +426,7 @@ impl UciEngine {
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         self.process
             .send_str(line)
-            .map_err(|source| EngineError::Write {
-                engine: self.name.clone(),
-                source,
-            })
+            .map_err(|source| EngineError::write(&self.name, source))
     }
 
     /// `setoption name N value V`.
@@ -453,10 +485,7 @@ impl UciEngine {
         let started = Instant::now();
         self.process
             .send_lines(&[position.as_bytes(), go.as_bytes()])
-            .map_err(|source| EngineError::Write {
-                engine: self.name.clone(),
-                source,
-            })?;
+            .map_err(|source| EngineError::write(&self.name, source))?;
         self.collect_search(started, timeout)
     }
 
@@ -530,6 +559,10 @@ impl UciEngine {
                     Ok(())
                 }
                 Ok(EngineEvent::LineTooLong { .. }) => continue,
+                Ok(EngineEvent::OutOfResources(reason)) => Err(EngineError::Resources {
+                    engine: self.name.clone(),
+                    reason: format!("cannot read from it: {reason}"),
+                }),
                 Ok(EngineEvent::Eof | EngineEvent::ReadError(_)) | Err(RecvError::Disconnected) => {
                     let status = match self.process.wait_timeout(Duration::from_secs(2)) {
                         Some(s) => super::process::describe_status(s),

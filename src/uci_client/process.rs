@@ -40,6 +40,9 @@ pub enum EngineEvent {
     Eof,
     /// Reading failed; stdout is treated as closed after this.
     ReadError(String),
+    /// Reading failed because uci960 is out of resources (memory; on
+    /// Windows the reader thread could not start): not the engine's doing.
+    OutOfResources(String),
 }
 
 /// Why no event came.
@@ -80,6 +83,11 @@ pub enum StderrMode {
     Inherit,
     /// Discarded (the match runner, many engines at once).
     Null,
+    /// Read by a thread of ours and written to our stderr through
+    /// [`crate::platform::diag`] (the proxy): the same text as `Inherit`,
+    /// but an engine never blocks on a stderr nobody reads (issue 21), its
+    /// lines are dropped (counted) instead.
+    Forward,
 }
 
 /// Options for [`EngineProcess::spawn_with`].
@@ -187,6 +195,7 @@ impl EngineProcess {
             .stderr(match opts.stderr {
                 StderrMode::Inherit => Stdio::inherit(),
                 StderrMode::Null => Stdio::null(),
+                StderrMode::Forward => Stdio::piped(),
             });
         if let Some(dir) = &cmd.dir {
             command.current_dir(dir);
@@ -201,6 +210,13 @@ impl EngineProcess {
                 return Err(spawn_error(&program, source));
             }
         };
+        if let Some(stderr) = child.stderr.take()
+            && let Err(source) = platform::diag::forward(stderr)
+        {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(spawn_error(&program, source));
+        }
         let pid = child.id();
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
@@ -322,6 +338,9 @@ impl EngineProcess {
                 ReadOutcome::Eof => self.stream = Stream::Ended,
                 ReadOutcome::Error(e) => {
                     self.stream = Stream::Ended;
+                    if platform::is_out_of_resources(&e) {
+                        return Ok(EngineEvent::OutOfResources(e.to_string()));
+                    }
                     return Ok(EngineEvent::ReadError(e.to_string()));
                 }
                 ReadOutcome::Timeout => return Err(RecvError::Timeout),

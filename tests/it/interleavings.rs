@@ -38,7 +38,9 @@
 //! - the same tournament started again (`--resume`) while the first run
 //!   holds its lock (the first run's state existed before the second
 //!   started and the first was still running when the second ended) is
-//!   refused at once: exit 2 naming the first run's process;
+//!   refused at once: exit 2 naming the first run's process; another
+//!   tournament on the same PGN, unshared on either side, likewise: exit
+//!   2, another run is writing the PGN;
 //! - the final resume of each tournament exits 0, or 2 with the PGN
 //!   untouched (byte-identical);
 //! - at the end, every game finished in the PGN before the resumes (after
@@ -636,15 +638,18 @@ fn run_case(seed: u64, stats: &Stats) -> Result<(), String> {
     if !c.wait(&mut a, m, &ts[0].state) {
         return c.fail("A hung".into());
     }
-    let a_locked = mode == 0 && ts[0].state.exists() && a.status.is_none();
+    // A's state exists once A holds its lock and has opened (and locked)
+    // the PGN.
+    let a_holds = ts[0].state.exists() && a.status.is_none();
     let mut b = if mode == 0 {
         c.spawn("B", &ts[0].args(true))
     } else {
         c.spawn("B", &ts[1].args(false))
     };
-    if mode == 0 {
-        // The first of A and B to end; B refused at once while A holds
-        // the tournament.
+    if mode != 2 {
+        // The first of A and B to end. While A holds the tournament (mode
+        // 0) or the PGN unshared on either side (modes 1 and 3), B is
+        // refused at once.
         let start = Instant::now();
         while b.status.is_none() && a.status.is_none() {
             b.status = b.child.try_wait().unwrap();
@@ -659,12 +664,16 @@ fn run_case(seed: u64, stats: &Stats) -> Result<(), String> {
         if b.status.is_some() && a.status.is_none() {
             a.status = a.child.try_wait().unwrap();
         }
-        if a_locked && b.status.is_some() && a.status.is_none() {
+        if a_holds && b.status.is_some() && a.status.is_none() {
             let err = c.end(&mut b)?;
-            let said = format!("process {}", a.child.id());
+            let said = match mode {
+                0 => format!("process {}", a.child.id()),
+                _ => "another run is writing".to_string(),
+            };
             if b.status.unwrap().code() != Some(2) || !err.contains(&said) {
                 return c.fail(format!(
-                    "B ran while A held the tournament: {:?}, {err}",
+                    "B ran while A held the {}: {:?}, {err}",
+                    if mode == 0 { "tournament" } else { "PGN" },
                     b.status
                 ));
             }

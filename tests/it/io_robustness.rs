@@ -455,6 +455,40 @@ fn full_stderr() -> (std::io::PipeReader, std::io::PipeWriter) {
     (reader, writer)
 }
 
+/// A proxy before the mock with `flag`, its stderr `stderr`: the handshake
+/// and one `go depth 1`, whose `bestmove` comes before the `readyok` of
+/// the `isready` after it. The proxy, its engine's pid, its stdin and
+/// stdout (kept: a closed stdout would end the proxy).
+fn one_move_through_a_proxy(flag: &str, stderr: std::io::PipeWriter) -> ProxyAfterAMove {
+    let mock = common::mock_engine();
+    let mut child = Command::new(common::uci960())
+        .args(["proxy", "--", mock.to_str().unwrap(), flag])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    let engine = engine_of(child.id());
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = common::client::line_reader(child.stdout.take().unwrap());
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
+        .unwrap();
+    let said = common::client::lines_before(&lines, "readyok", GUARD);
+    assert!(
+        said.iter().any(|l| l.starts_with("bestmove")),
+        "{flag}: {said:?}"
+    );
+    (child, engine, stdin, lines)
+}
+
+type ProxyAfterAMove = (
+    Child,
+    u32,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<(Instant, String)>,
+);
+
 /// Issue 21: a stderr pipe that nobody reads hung the proxy and `match`,
 /// and SIGTERM was then ignored (the watchdog wrote to stderr before
 /// exiting). Lines to a full stderr are now dropped: a match runs to its
@@ -474,36 +508,10 @@ fn a_full_stderr_blocks_neither_a_command_nor_a_signal() {
     let status = wait_exit(&mut out);
     assert_eq!(status.code(), Some(0));
 
-    let mock = common::mock_engine();
-    let mut child = Command::new(common::uci960())
-        // An engine line longer than the limit is reported on stderr.
-        .args(["proxy", "--", mock.to_str().unwrap(), "--long-line=2097152"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(full)
-        .spawn()
-        .unwrap();
-    let engine = engine_of(child.id());
-    let mut stdin = child.stdin.take().unwrap();
-    let lines = common::client::line_reader(child.stdout.take().unwrap());
-    // The long line before the bestmove is reported on stderr: the proxy
-    // used to block there for good.
-    stdin
-        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
-        .unwrap();
-    let deadline = Instant::now() + GUARD;
-    let mut said = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let (_, line) = lines
-            .recv_timeout(left)
-            .unwrap_or_else(|e| panic!("{e:?}: {said:?}"));
-        if line == "readyok" {
-            break;
-        }
-        said.push(line);
-    }
-    assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    // An engine line longer than the limit is reported on stderr before
+    // the bestmove: the proxy used to block there for good.
+    let (mut child, engine, _stdin, _stdout) =
+        one_move_through_a_proxy("--long-line=2097152", full);
     signal(child.id(), libc::SIGTERM);
     let status = wait_exit(&mut child);
     assert_eq!(status.code(), Some(128 + 15));
@@ -639,4 +647,98 @@ fn engines_die_with_a_sigkilled_match() {
             "engine {pid} outlived the SIGKILLed match"
         );
     }
+}
+
+/// Issue 21: the proxy's engine shared the proxy's stderr, so an engine
+/// that writes to stderr while the GUI does not read it blocked, and the
+/// game hung. The engine's stderr is now a pipe the proxy drains through
+/// its diagnostics queue: past what the queue holds (256 KiB) its lines
+/// are dropped and counted. The game goes on; `quit` ends the proxy with
+/// 0 (the queued lines and the count of dropped ones reach stderr once
+/// it is read), SIGTERM with 128 + 15, the engine with it.
+#[test]
+fn an_engine_writing_to_a_stderr_nobody_reads_does_not_hang_the_proxy() {
+    for sigterm in [false, true] {
+        let (mut keep, full) = full_stderr();
+        // 1 MiB to stderr before each bestmove.
+        let (mut child, engine, mut stdin, _stdout) =
+            one_move_through_a_proxy("--spam-stderr=1048576", full);
+        if sigterm {
+            signal(child.id(), libc::SIGTERM);
+            let status = wait_exit(&mut child);
+            assert_eq!(status.code(), Some(128 + 15));
+        } else {
+            let reader = std::thread::spawn(move || {
+                let mut text = Vec::new();
+                let _ = keep.read_to_end(&mut text);
+                text
+            });
+            stdin.write_all(b"quit\n").unwrap();
+            drop(stdin);
+            let status = wait_exit(&mut child);
+            assert_eq!(status.code(), Some(0));
+            let text = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+            assert!(text.contains("info string stderr spam"), "no engine line");
+            assert!(
+                text.contains("lines to stderr were dropped (stderr was not read)"),
+                "no count of dropped lines in {} bytes",
+                text.len()
+            );
+        }
+        assert!(gone_within(engine, GUARD), "the engine outlived the proxy");
+    }
+}
+
+/// Issue 21: the orphan sweep ended every child of uci960 that was not an
+/// engine, so with two engines at once the end of one killed the other's
+/// helper. Engine `a` leaves an orphan (a daemon's double fork, `setsid()`
+/// included) and lives on; `b` crashes at its first move, game after game,
+/// and is ended each time. `a`'s orphan survives every end of `b` while
+/// `a` runs (`a` stalls on its second move, so the match is still under
+/// way when it is looked at), and goes with `a` when the match ends.
+#[test]
+fn an_engine_s_orphan_survives_the_end_of_another_engine() {
+    let dir = common::scratch_dir("io-orphan-owner");
+    let (log_a, log_b) = (dir.join("a.log"), dir.join("b.log"));
+    let mut args = vec!["match".to_string()];
+    args.extend(common::mock_engine_spec(
+        "a",
+        &[
+            "--orphan-child",
+            "--stall-on-go=2",
+            &format!("--pid-log={}", log_a.display()),
+        ],
+    ));
+    args.extend(common::mock_engine_spec(
+        "b",
+        &["--crash-on-go=1", &format!("--pid-log={}", log_b.display())],
+    ));
+    args.extend(["--games", "4", "--timeout", "600", "--st", "500"].map(String::from));
+    let mut child = Command::new(common::uci960())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pids =
+        |text: &str| -> Vec<u32> { text.lines().filter_map(|l| l.trim().parse().ok()).collect() };
+    // A second `b` started: the first was ended (and swept) before.
+    assert!(
+        common::wait_for_file(&log_b, GUARD, |t| pids(t).len() >= 2),
+        "b was not started twice"
+    );
+    let text_a = std::fs::read_to_string(&log_a).unwrap();
+    let engine_a = pids(&text_a)[0];
+    let orphan = text_a
+        .lines()
+        .find(|l| l.contains(" child "))
+        .map(grandchild_of)
+        .unwrap_or_else(|| panic!("no orphan in {text_a:?}"));
+    assert!(alive(engine_a), "a ended");
+    assert!(alive(orphan), "a's orphan died with b while a runs");
+    signal(child.id(), libc::SIGTERM);
+    wait_exit(&mut child);
+    assert!(gone_within(orphan, GUARD), "a's orphan outlived the match");
+    assert!(gone_within(engine_a, GUARD), "a outlived the match");
 }

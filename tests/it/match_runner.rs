@@ -575,3 +575,96 @@ fn running_out_of_descriptors_ends_the_run_charging_no_engine() {
     assert!(!games.contains("crash"), "{games}");
     assert!(!games.contains("Too many open files"), "{games}");
 }
+
+/// Issue 21, after the start: uci960 running out of descriptors while it
+/// records games (the state's temporary file cannot be opened) ends the
+/// run with exit 3 and the out-of-resources message, charges no engine,
+/// and loses no game: what the PGN holds is what the state recorded, and
+/// `--resume` plays the rest, each round once.
+#[test]
+fn running_out_of_descriptors_mid_run_charges_no_engine_and_loses_no_game() {
+    let dir = common::scratch_dir("match-prlimit");
+    let pgn = dir.join("g.pgn");
+    let args = |resume: bool| {
+        let mut a: Vec<String> = ["match", "--games", "60", "--nodes", "50", "--maxmoves", "6"]
+            .map(String::from)
+            .to_vec();
+        a.extend(["--pgn".into(), pgn.display().to_string()]);
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let guard = std::time::Duration::from_secs(120);
+    let mut child = Command::new(common::uci960())
+        .args(args(false))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(
+        common::wait_for_file(&pgn, guard, |t| t.contains("[Round ")),
+        "no game was written"
+    );
+    // From now on no descriptor can be opened (0, 1 and 2 are taken); the
+    // ones open stay usable.
+    let limit = libc::rlimit {
+        rlim_cur: 3,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    let mut old = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: prlimit(2) on our own child, with valid structs.
+    let ok = unsafe {
+        libc::prlimit(
+            child.id() as libc::pid_t,
+            libc::RLIMIT_NOFILE,
+            std::ptr::null(),
+            &mut old,
+        ) == 0
+            && libc::prlimit(
+                child.id() as libc::pid_t,
+                libc::RLIMIT_NOFILE,
+                &libc::rlimit {
+                    rlim_max: old.rlim_max,
+                    ..limit
+                },
+                std::ptr::null_mut(),
+            ) == 0
+    };
+    assert!(ok, "prlimit: {}", std::io::Error::last_os_error());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let status = common::wait_exit(&mut child, guard).expect("the match did not end");
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(err.contains("uci960 is out of resources"), "{err}");
+    assert!(err.contains("no engine was charged"), "{err}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert!(!games.contains("crash"), "{games}");
+    assert!(!games.contains("Too many open files"), "{games}");
+    let out = Command::new(common::uci960())
+        .args(args(true))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    let mut rounds: Vec<u32> = games
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Round \"")?
+                .strip_suffix("\"]")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=60).collect::<Vec<_>>());
+}

@@ -478,3 +478,97 @@ fn a_windows_gui_plays_a_game_through_proxy_remote() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// The pids in a mock's `--pid-log` once it holds `n` of them (polled: no
+/// inotify here); empty after the hang guard.
+fn pids_in_log(log: &std::path::Path, n: usize) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + GUARD;
+    loop {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let pids: Vec<u32> = text.lines().filter_map(|l| l.trim().parse().ok()).collect();
+        if pids.len() >= n || std::time::Instant::now() >= deadline {
+            return pids;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 21: engines die with `match` and `castling-test` killed hard
+/// (TerminateProcess): each engine is in a kill-on-close Job Object. The
+/// mock hangs after `uciok` and outlives its input, so only the job ends
+/// it.
+#[test]
+fn engines_die_with_a_match_or_castling_test_killed_hard() {
+    let dir = scratch("windows-kill-hard");
+    for (i, command) in ["match", "castling-test"].into_iter().enumerate() {
+        let log = dir.join(format!("pids{i}.log"));
+        let flags = [
+            "--hang-after-uci",
+            "--ignore-eof",
+            &format!("--pid-log={}", log.display()),
+        ];
+        let mut cmd = Command::new(common::uci960());
+        let wanted = if command == "match" {
+            let mut args = vec!["match".to_string()];
+            args.extend(common::mock_engine_spec("a", &flags));
+            args.extend(common::mock_engine_spec("b", &flags));
+            args.extend(["--games", "2", "--timeout", "600"].map(String::from));
+            cmd.args(args);
+            2
+        } else {
+            cmd.args(["castling-test", "--timeout", "600", "--", &mock()])
+                .args(flags);
+            1
+        };
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pids = pids_in_log(&log, wanted);
+        assert_eq!(pids.len(), wanted, "{command}: the engines did not start");
+        child.kill().unwrap();
+        let _ = child.wait();
+        for pid in pids {
+            assert!(
+                gone_within(pid, GUARD),
+                "engine {pid} outlived {command} killed hard"
+            );
+        }
+    }
+}
+
+/// Issue 21 on Windows: stderr is written by a thread of its own, so a
+/// stderr pipe nobody reads blocks neither the proxy nor its engine (whose
+/// stderr the proxy drains). The pipe is kept full by a thread of the
+/// test writing into it.
+#[test]
+fn a_full_stderr_blocks_neither_the_proxy_nor_its_engine() {
+    let (keep, full) = std::io::pipe().unwrap();
+    let mut filler = full.try_clone().unwrap();
+    std::thread::spawn(move || {
+        let chunk = [b'x'; 1 << 16];
+        // Blocks once the pipe is full; ends when the test drops `keep`.
+        while filler.write_all(&chunk).is_ok() {}
+    });
+    let mut child = Command::new(common::uci960())
+        .args(["proxy", "--", &mock(), "--spam-stderr=1048576"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let lines = common::client::line_reader(child.stdout.take().unwrap());
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
+        .unwrap();
+    let said = common::client::lines_before(&lines, "readyok", GUARD);
+    assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let status = wait_exit(&mut child, GUARD).expect("the proxy did not exit");
+    assert_eq!(status.code(), Some(0));
+    drop(keep);
+}

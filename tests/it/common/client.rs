@@ -236,3 +236,22 @@ pub fn line_reader<R: Read + Send + 'static>(source: R) -> Receiver<(Instant, St
     });
     rx
 }
+
+/// The lines of `lines` before the first that equals `last`; panics with
+/// what came if the channel closes or `guard` passes first.
+pub fn lines_before(
+    lines: &Receiver<(Instant, String)>,
+    last: &str,
+    guard: Duration,
+) -> Vec<String> {
+    let deadline = Instant::now() + guard;
+    let mut said = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok((_, line)) if line == last => return said,
+            Ok((_, line)) => said.push(line),
+            Err(e) => panic!("{e:?} before {last:?}: {said:?}"),
+        }
+    }
+}
