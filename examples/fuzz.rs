@@ -183,7 +183,7 @@ fn pgn(data: &[u8]) -> bool {
     let start = shakmaty::Chess::default();
     let written = write_game(&PgnGame {
         tags: vec![("White".into(), text.to_string())],
-        start: &start,
+        initial: &start,
         moves: &[],
         book_plies: 0,
         infos: &[],
@@ -221,7 +221,7 @@ fn openings(data: &[u8]) -> bool {
     };
     for line in &lines {
         assert!(plies.is_none_or(|p| line.moves.len() <= p as usize));
-        let mut pos = line.start.clone();
+        let mut pos = line.initial.clone();
         for &m in &line.moves {
             assert!(pos.is_legal(m), "an illegal move accepted: {m:?}");
             pos.play_unchecked(m);

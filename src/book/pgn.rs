@@ -51,7 +51,7 @@ pub fn push_pgn(out: &mut String, rank: u64, line: &BookLine) {
     ];
     out.push_str(&write_game(&PgnGame {
         tags,
-        start: &line.start.position,
+        initial: &line.start.position,
         moves: &line.moves,
         book_plies: 0,
         infos: &[],

@@ -170,7 +170,9 @@ pub fn pgn_book_stats(
     for (i, game) in games.iter().enumerate() {
         let position = game.position();
         let rates = match engine.as_deref_mut() {
-            Some(engine) => Some(t.measure(engine, &game.start, &game.moves, &position, i + 1)?),
+            Some(engine) => {
+                Some(t.measure(engine, &game.initial, &game.moves, &position, i + 1)?)
+            }
             None => None,
         };
         t.position(&position, game.sp, rates);

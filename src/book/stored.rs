@@ -179,7 +179,7 @@ impl StoredLines {
                 let stored = Stored {
                     eval: None,
                     fault: Some("a PGN book carries no evaluations".to_string()),
-                    played: Some((g.start, g.moves)),
+                    played: Some((g.initial, g.moves)),
                 };
                 (key(Place::Game(i + 1)), stored)
             })

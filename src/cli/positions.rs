@@ -132,7 +132,7 @@ pub fn render(drawn: &Drawn, format: Format, index: usize, out: &mut String) {
             ];
             out.push_str(&write_game(&PgnGame {
                 tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
-                start: &drawn.position,
+                initial: &drawn.position,
                 moves: &[],
                 book_plies: 0,
                 infos: &[],

@@ -138,10 +138,11 @@ pub fn judge_move_in(
     }
 }
 
-/// The arbiter's record of one game: start position, moves, history.
+/// The arbiter's record of one game: initial position (any position, an
+/// SP or a book's), moves, history.
 #[derive(Clone, Debug)]
 pub struct Game {
-    start: Chess,
+    initial: Chess,
     pos: Chess,
     moves: Vec<Move>,
     /// Zobrist hashes of every position so far, the start included.
@@ -153,11 +154,11 @@ pub struct Game {
 }
 
 impl Game {
-    pub fn new(start: Chess, policy: CastlingPolicy) -> Game {
-        let hash = hash(&start);
+    pub fn new(initial: Chess, policy: CastlingPolicy) -> Game {
+        let hash = hash(&initial);
         Game {
-            pos: start.clone(),
-            start,
+            pos: initial.clone(),
+            initial,
             moves: Vec::new(),
             hashes: vec![hash],
             policy,
@@ -165,8 +166,8 @@ impl Game {
         }
     }
 
-    pub fn start(&self) -> &Chess {
-        &self.start
+    pub fn initial(&self) -> &Chess {
+        &self.initial
     }
 
     pub fn position(&self) -> &Chess {

@@ -107,11 +107,11 @@ impl std::str::FromStr for PgnVariant {
 
 /// A game to write.
 pub struct PgnGame<'a> {
-    /// Tags in order; `FEN` and `SetUp` are added from `start`, `PlyCount`
+    /// Tags in order; `FEN` and `SetUp` are added from `initial`, `PlyCount`
     /// and `Result` from the moves and `result`; `Variant` is `Chess960`
     /// unless given here.
     pub tags: Vec<(String, String)>,
-    pub start: &'a Chess,
+    pub initial: &'a Chess,
     pub moves: &'a [Move],
     /// How many of `moves` came from an opening book (commented `{book}`,
     /// as Cute Chess does).
@@ -166,7 +166,7 @@ pub fn write_game(game: &PgnGame) -> String {
     let variant = get("Variant").unwrap_or_else(|| "Chess960".to_string());
     tags.push(("Variant".into(), variant));
     tags.push(("SetUp".into(), "1".into()));
-    tags.push(("FEN".into(), position_fen(game.start, FenFlavour::XFen)));
+    tags.push(("FEN".into(), position_fen(game.initial, FenFlavour::XFen)));
     for (n, v) in &game.tags {
         if !ROSTER.contains(&n.as_str())
             && !["Variant", "SetUp", "FEN", "PlyCount"].contains(&n.as_str())
@@ -183,7 +183,7 @@ pub fn write_game(game: &PgnGame) -> String {
     out.push('\n');
 
     let mut tokens: Vec<String> = Vec::new();
-    let mut pos = game.start.clone();
+    let mut pos = game.initial.clone();
     let mut number = pos.fullmoves().get();
     for (i, &mv) in game.moves.iter().enumerate() {
         if pos.turn() == Color::White {
@@ -231,7 +231,7 @@ pub struct ReadGame {
     pub tags: Vec<(String, String)>,
     /// The `[FEN]` tag's position (either castling flavour), else the
     /// standard start.
-    pub start: Chess,
+    pub initial: Chess,
     /// The main line (at most [`PgnGames::max_plies`]), each move checked
     /// by shakmaty in Chess960 mode.
     pub moves: Vec<Move>,
@@ -438,7 +438,7 @@ impl pgn_reader::Visitor for GameVisitor {
                     game: ReadGame {
                         tags: tags.list,
                         position: start.clone(),
-                        start,
+                        initial: start,
                         moves: Vec::new(),
                         result: "*".to_string(),
                     },
@@ -557,7 +557,7 @@ mod tests {
                 ("TimeControl".into(), "nodes=1000".into()),
                 ("Termination".into(), "adjudication: max moves".into()),
             ],
-            start: &start,
+            initial: &start,
             moves: &ms,
             book_plies: 0,
             infos: &infos,
@@ -585,7 +585,7 @@ mod tests {
         assert_eq!(g.tag("White"), Some("A \"quoted\""));
         assert_eq!(g.tag("Termination"), Some("adjudication: max moves"));
         assert_eq!(g.result, "1/2-1/2");
-        assert_eq!(g.start, start);
+        assert_eq!(g.initial, start);
         assert_eq!(g.moves, ms);
         assert!(ms[6].is_castle() && ms[7].is_castle(), "both sides castled");
         assert!(text.contains("O-O"));
@@ -597,7 +597,7 @@ mod tests {
         let ms = moves(&start, "e8d8 e2e4");
         let text = write_game(&PgnGame {
             tags: vec![],
-            start: &start,
+            initial: &start,
             moves: &ms,
             book_plies: 0,
             infos: &[],
@@ -613,7 +613,7 @@ mod tests {
         let games = read_games(text).unwrap();
         assert_eq!(games.len(), 3);
         let sans = |g: &ReadGame| {
-            let mut pos = g.start.clone();
+            let mut pos = g.initial.clone();
             g.moves
                 .iter()
                 .map(|&m| SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string())
@@ -646,10 +646,10 @@ mod tests {
                 pos.play_unchecked(m);
                 ms.push(m);
             }
-            let text = write_game(&PgnGame { tags: vec![], start: &start, moves: &ms, book_plies: 0, infos: &[], result: "*", final_comment: None });
+            let text = write_game(&PgnGame { tags: vec![], initial: &start, moves: &ms, book_plies: 0, infos: &[], result: "*", final_comment: None });
             let back = read_games(&text).unwrap();
             proptest::prop_assert_eq!(back.len(), 1);
-            proptest::prop_assert_eq!(&back[0].start, &start);
+            proptest::prop_assert_eq!(&back[0].initial, &start);
             proptest::prop_assert_eq!(&back[0].moves, &ms);
         }
     }
@@ -682,7 +682,7 @@ mod tests {
         ] {
             let text = write_game(&PgnGame {
                 tags: vec![("White".into(), name.into())],
-                start: &start,
+                initial: &start,
                 moves: &[],
                 book_plies: 0,
                 infos: &[],

@@ -170,7 +170,7 @@ pub fn load_openings(
             .collect(),
         BookFormat::Pgn => pgn::read(reader, path, plies)?
             .into_iter()
-            .map(|g| Opening::new(g.start, g.moves))
+            .map(|g| Opening::new(g.initial, g.moves))
             .collect(),
     })
 }
@@ -184,7 +184,7 @@ pub fn read_pgn_openings(
 ) -> Result<Vec<Opening>, BookError> {
     Ok(pgn::read(text, path, plies)?
         .into_iter()
-        .map(|g| Opening::new(g.start, g.moves))
+        .map(|g| Opening::new(g.initial, g.moves))
         .collect())
 }
 
@@ -210,7 +210,10 @@ mod tests {
         assert_eq!(all.len(), 2);
         assert_eq!(all[0].moves.len(), 3);
         assert_eq!(all[1].moves.len(), 2, "variations and comments skipped");
-        assert_eq!(all[0].start, all[1].start, "both castling flavours read");
+        assert_eq!(
+            all[0].initial, all[1].initial,
+            "both castling flavours read"
+        );
         assert_eq!(all[0].sp.map(|s| s.white.sp()), Some(0));
         let cut = load_openings(&path, Some(BookFormat::Pgn), Some(1)).unwrap();
         assert_eq!(cut[0].moves.len(), 1);

@@ -45,26 +45,28 @@ use crate::start::StartPosition;
 /// A position and the moves played from it before the engines play.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    pub start: Chess,
+    /// Where the opening begins: any position ("start" is kept for the
+    /// 960, see docs/ARCHITECTURE.md).
+    pub initial: Chess,
     pub moves: Vec<Move>,
-    /// The start position `start` is, when it is one (a book line may be
+    /// The start position `initial` is, when it is one (a book line may be
     /// any position).
     pub sp: Option<StartPosition>,
 }
 
 impl Opening {
-    /// An opening from `start`, its start position looked up.
-    pub fn new(start: Chess, moves: Vec<Move>) -> Opening {
+    /// An opening from `initial`, its start position looked up.
+    pub fn new(initial: Chess, moves: Vec<Move>) -> Opening {
         Opening {
-            sp: StartPosition::from_chess(&start).ok(),
-            start,
+            sp: StartPosition::from_chess(&initial).ok(),
+            initial,
             moves,
         }
     }
 
     /// The position after the opening's moves (the engines' first).
     pub fn position(&self) -> Chess {
-        let mut pos = self.start.clone();
+        let mut pos = self.initial.clone();
         for &m in &self.moves {
             pos.play_unchecked(m);
         }

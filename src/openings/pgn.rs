@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn a_game_ends_where_its_moves_lead_and_must_leave_a_game() {
         let games = read_str("1. e4 e5 2. Nf3 *\n\n1. d4 *\n").unwrap();
-        let mut replay = games[0].start.clone();
+        let mut replay = games[0].initial.clone();
         for &m in &games[0].moves {
             replay.play_unchecked(m);
         }

@@ -112,7 +112,7 @@ impl OpeningSource {
             Kind::Generated(source) => {
                 let drawn = source.next_position();
                 Opening {
-                    start: drawn.position,
+                    initial: drawn.position,
                     moves: Vec::new(),
                     sp: drawn.start,
                 }
@@ -185,7 +185,7 @@ mod tests {
             assert_eq!(o, b.next_opening());
             assert_eq!(o.moves.len(), 6);
             assert!(o.sp.is_some());
-            let mut pos = o.start.clone();
+            let mut pos = o.initial.clone();
             for m in &o.moves {
                 assert!(pos.is_legal(*m));
                 pos.play_unchecked(*m);
@@ -194,6 +194,6 @@ mod tests {
         // The start positions are those without random plies.
         let mut bare = OpeningSource::generated(&MethodSpec::Die, 7, 0).unwrap();
         let mut with = mk();
-        assert_eq!(bare.next_opening().start, with.next_opening().start);
+        assert_eq!(bare.next_opening().initial, with.next_opening().initial);
     }
 }

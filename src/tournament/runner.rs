@@ -379,7 +379,7 @@ fn play_game(
     stop: &StopSignal,
 ) -> Played {
     let by_colour = slot.engines(); // [white idx, black idx]
-    let mut game = Game::new(opening.start.clone(), ctx.castling);
+    let mut game = Game::new(opening.initial.clone(), ctx.castling);
     for &mv in &opening.moves {
         game.play(mv);
     }
@@ -423,13 +423,13 @@ fn play_game(
     let notations = by_colour.map(|i| ctx.engines[i].castling_notation(true));
     let mut position_lines = [0, 1].map(|ci| {
         let mut line = PositionCommand::fen(
-            position_fen(&opening.start, ctx.engines[by_colour[ci]].fen),
+            position_fen(&opening.initial, ctx.engines[by_colour[ci]].fen),
             Vec::new(),
         )
         .to_string();
         if book > 0 {
             line.push_str(" moves");
-            push_engine_moves(&mut line, &opening.start, &opening.moves, notations[ci]);
+            push_engine_moves(&mut line, &opening.initial, &opening.moves, notations[ci]);
         }
         line
     });
@@ -623,7 +623,7 @@ pub fn game_pgn(ctx: &GameContext, g: &FinishedGame) -> String {
     }
     write_game(&PgnGame {
         tags,
-        start: &g.opening.start,
+        initial: &g.opening.initial,
         moves: &g.moves,
         book_plies: g.opening.moves.len(),
         infos: &g.infos,
@@ -765,7 +765,7 @@ fn colour_index(c: Color) -> usize {
 
 /// The start position of an opening after its moves (for display).
 pub fn opening_position(o: &Opening) -> Chess {
-    let mut pos = o.start.clone();
+    let mut pos = o.initial.clone();
     for &m in &o.moves {
         pos.play_unchecked(m);
     }

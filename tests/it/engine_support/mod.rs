@@ -84,7 +84,7 @@ pub trait GameExt {
 
 impl GameExt for Game {
     fn position_command(&self) -> String {
-        let mut cmd = format!("position fen {}", fen(self.start()));
+        let mut cmd = format!("position fen {}", fen(self.initial()));
         for (i, m) in self.uci_moves().enumerate() {
             cmd.push_str(if i == 0 { " moves " } else { " " });
             cmd.push_str(&m.to_string());
