@@ -331,7 +331,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         match crate::book::engine::BookEngine::start(&spec, args.timeout) {
             Ok(engine) => Some(engine),
             Err(e) => {
-                eprintln!("uci960: {e}");
+                crate::diag_line!("uci960: {e}");
                 return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
@@ -350,11 +350,11 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         }
         Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
         Err(StatsError::Engine { line, source }) if games.is_some() => {
-            eprintln!("uci960: {}: game {line}: {source}", path.display());
+            crate::diag_line!("uci960: {}: game {line}: {source}", path.display());
             Ok(ExitCode::from(3))
         }
         Err(e @ StatsError::Engine { .. }) => {
-            eprintln!("uci960: {}:{e}", path.display());
+            crate::diag_line!("uci960: {}:{e}", path.display());
             Ok(ExitCode::from(super::exit::RUNTIME))
         }
     }
@@ -408,14 +408,14 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
         Err(e) => {
-            eprintln!("uci960: {e}");
+            crate::diag_line!("uci960: {e}");
             return Ok(ExitCode::from(super::exit::RUNTIME));
         }
     };
     match flushed {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("uci960: writing the book: {e}");
+            crate::diag_line!("uci960: writing the book: {e}");
             return Ok(ExitCode::from(super::exit::RUNTIME));
         }
         Ok(()) => {}
@@ -423,11 +423,11 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     // The book is whole (or cut by a signal, as a streamed book would be):
     // it takes the old file's place.
     if let Err(e) = output.commit() {
-        eprintln!("uci960: {e}");
+        crate::diag_line!("uci960: {e}");
         return Ok(ExitCode::from(super::exit::RUNTIME));
     }
 
-    eprintln!("uci960 book: {}", outcome.tally);
+    crate::diag_line!("uci960 book: {}", outcome.tally);
     if let Some((framework, file, dir)) = &package
         && outcome.stop != Stop::Interrupted
     {
@@ -439,7 +439,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             args.package_source.as_deref(),
         );
         match written {
-            Ok(p) => eprintln!(
+            Ok(p) => crate::diag_line!(
                 "uci960 book: {framework} package: {}, {}, {} ({} positions, white {}, black {}, ply {}..{})",
                 p.book.display(),
                 p.zip.display(),
@@ -451,26 +451,30 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
                 p.facts.max_ply.map_or("-".into(), |n| n.to_string()),
             ),
             Err(e) => {
-                eprintln!("uci960: {e}");
+                crate::diag_line!("uci960: {e}");
                 return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
     }
     if plan.engine.is_some() && plan.window.any() {
-        eprintln!(
+        crate::diag_line!(
             "uci960 book: win/draw/loss rates of {} lines from the engine (UCI_ShowWDL), of {} from Stockfish 17.1's model of the score",
-            outcome.tally.wdl_engine, outcome.tally.wdl_model
+            outcome.tally.wdl_engine,
+            outcome.tally.wdl_model
         );
     } else if plan.window.any() {
-        eprintln!(
+        crate::diag_line!(
             "uci960 book: no engine: the windows judged the evaluations the book's lines carry: win/draw/loss rates of {} lines from their wdl opcode, of {} from Stockfish 17.1's model of their ce",
-            outcome.tally.wdl_stored, outcome.tally.wdl_model
+            outcome.tally.wdl_stored,
+            outcome.tally.wdl_model
         );
     }
     if plan.shard != Shard::WHOLE {
-        eprintln!(
+        crate::diag_line!(
             "uci960 book: shard {} wrote {} of the book's {} positions",
-            plan.shard, outcome.written, outcome.tally.kept
+            plan.shard,
+            outcome.written,
+            outcome.tally.kept
         );
     }
     if plan.engine.is_some() {
@@ -483,17 +487,21 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
                 } else {
                     "-".into()
                 };
-                eprintln!("uci960 book: CPU uci960 {own:.2} s, engines {engines:.2} s ({share})");
+                crate::diag_line!(
+                    "uci960 book: CPU uci960 {own:.2} s, engines {engines:.2} s ({share})"
+                );
             }
             None => {
-                eprintln!("uci960 book: CPU uci960 {own:.2} s, engines not measured on this system")
+                crate::diag_line!(
+                    "uci960 book: CPU uci960 {own:.2} s, engines not measured on this system"
+                )
             }
         }
     }
     match outcome.stop {
         Stop::Complete => Ok(ExitCode::SUCCESS),
         Stop::Exhausted => {
-            eprintln!(
+            crate::diag_line!(
                 "uci960 book: only {} of {} positions: {} lines in a row gave nothing new (the starts and plies hold no more unique positions)",
                 outcome.tally.kept,
                 plan.count,
@@ -502,9 +510,11 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
         Stop::EndOfBook if args.count.is_some() && outcome.tally.kept < plan.count => {
-            eprintln!(
+            crate::diag_line!(
                 "uci960 book: only {} of {} positions: every line of {} was read",
-                outcome.tally.kept, plan.count, args.start
+                outcome.tally.kept,
+                plan.count,
+                args.start
             );
             Ok(ExitCode::from(1))
         }

@@ -84,6 +84,15 @@ fn lock(s: &Shared) -> MutexGuard<'_, State> {
     s.state.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// `eprintln!` that never blocks nor panics: the formatted line goes
+/// through [`line`] (queued for stderr, or dropped and counted).
+#[macro_export]
+macro_rules! diag_line {
+    ($($arg:tt)*) => {
+        $crate::platform::diag::line(&format!($($arg)*))
+    };
+}
+
 /// Queues `text` and a line break for stderr, or drops it (counted) when
 /// the queue is full. Never blocks on stderr, never panics.
 pub fn line(text: &str) {
@@ -192,8 +201,9 @@ fn writer(s: &'static Shared) {
 
 /// Waits until what is queued is written, the count of dropped lines
 /// included, while the writer makes progress: at most [`STALL`] for a write
-/// that does not finish (a stderr nobody reads). For the end of the
-/// process and of a signal.
+/// that does not finish (a stderr nobody reads), counted from the later of
+/// the last progress and this call. For the end of the process and of a
+/// signal.
 pub fn flush() {
     let Some(s) = SHARED.get() else {
         return;
@@ -203,11 +213,15 @@ pub fn flush() {
         push_dropped_note(&mut st);
         s.queued.notify_one();
     }
+    // The writer gets a whole STALL from now: a reader that starts
+    // draining just as the process ends (stuck until then) still gets
+    // everything, and a stderr nobody reads still costs at most STALL.
+    let start = Instant::now();
     loop {
         if st.broken || !st.writer || (st.lines.is_empty() && !st.writing) {
             return;
         }
-        let idle = st.progress.elapsed();
+        let idle = st.progress.elapsed().min(start.elapsed());
         if idle >= STALL {
             return;
         }

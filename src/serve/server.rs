@@ -3,7 +3,7 @@
 //! (which kills their engines) and returns.
 
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -35,11 +35,12 @@ pub struct Shared {
 impl Shared {
     /// One log line on stderr, for connection `id` (0: the server).
     pub fn log(&self, id: u64, peer: Option<SocketAddr>, text: &str) {
-        let mut err = io::stderr().lock();
-        let _ = match peer {
-            Some(peer) => writeln!(err, "uci960 serve: [{id} {peer}] {text}"),
-            None => writeln!(err, "uci960 serve: {text}"),
-        };
+        // Through the diagnostics queue: a stderr nobody reads must not
+        // stall the server's threads.
+        match peer {
+            Some(peer) => crate::diag_line!("uci960 serve: [{id} {peer}] {text}"),
+            None => crate::diag_line!("uci960 serve: {text}"),
+        }
     }
 }
 

@@ -508,6 +508,25 @@ fn a_full_stderr_blocks_neither_a_command_nor_a_signal() {
     let status = wait_exit(&mut out);
     assert_eq!(status.code(), Some(0));
 
+    // `book` reports its tally on stderr at the end: it used to block
+    // there for good.
+    let mut book = Command::new(common::uci960())
+        .args(["book", "--start", "dfrc", "--count", "20", "--seed", "1"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(full.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    // 20 lines fit in the stdout pipe: the book does not wait on it.
+    assert_eq!(wait_exit(&mut book).code(), Some(0));
+    let mut lines = String::new();
+    book.stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut lines)
+        .unwrap();
+    assert_eq!(lines.lines().count(), 20, "{lines}");
+
     // An engine line longer than the limit is reported on stderr before
     // the bestmove: the proxy used to block there for good.
     let (mut child, engine, _stdin, _stdout) =
@@ -668,11 +687,20 @@ fn an_engine_writing_to_a_stderr_nobody_reads_does_not_hang_the_proxy() {
             let status = wait_exit(&mut child);
             assert_eq!(status.code(), Some(128 + 15));
         } else {
+            // Reading starts before `quit`: the first bytes read say the
+            // stuck writer can move again.
+            let (started, reading) = std::sync::mpsc::channel();
             let reader = std::thread::spawn(move || {
-                let mut text = Vec::new();
+                let mut text = vec![0; 4096];
+                let n = keep.read(&mut text).unwrap_or(0);
+                text.truncate(n);
+                let _ = started.send(());
                 let _ = keep.read_to_end(&mut text);
                 text
             });
+            reading
+                .recv_timeout(GUARD)
+                .expect("stderr had nothing to read");
             stdin.write_all(b"quit\n").unwrap();
             drop(stdin);
             let status = wait_exit(&mut child);

@@ -495,15 +495,22 @@ fn pids_in_log(log: &std::path::Path, n: usize) -> Vec<u32> {
 
 /// Issue 21: engines die with `match` and `castling-test` killed hard
 /// (TerminateProcess): each engine is in a kill-on-close Job Object. The
-/// mock hangs after `uciok` and outlives its input, so only the job ends
-/// it.
+/// mock hangs (after `uciok`, or at its first `go` in a match) and outlives
+/// its input, so only the job ends it.
 #[test]
 fn engines_die_with_a_match_or_castling_test_killed_hard() {
     let dir = scratch("windows-kill-hard");
     for (i, command) in ["match", "castling-test"].into_iter().enumerate() {
         let log = dir.join(format!("pids{i}.log"));
+        // A match starts its second engine only after the first one's
+        // handshake: its engines hang at their first `go` instead.
+        let hang = if command == "match" {
+            "--hang-after-go"
+        } else {
+            "--hang-after-uci"
+        };
         let flags = [
-            "--hang-after-uci",
+            hang,
             "--ignore-eof",
             &format!("--pid-log={}", log.display()),
         ];
