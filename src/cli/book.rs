@@ -28,6 +28,7 @@ use crate::keyword::Keyword;
 use crate::notation::fen::FenFlavour;
 use crate::openings::BookFormat;
 use crate::openings::StartSpec;
+use crate::output::note;
 use crate::output::{Destination, Sink};
 use crate::platform::interrupt;
 
@@ -331,7 +332,7 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         match crate::book::engine::BookEngine::start(&spec, args.timeout) {
             Ok(engine) => Some(engine),
             Err(e) => {
-                crate::diag_line!("uci960: {e}");
+                note(e);
                 return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
@@ -350,11 +351,11 @@ fn stats(args: &BookArgs, path: &std::path::Path) -> anyhow::Result<ExitCode> {
         }
         Err(e @ StatsError::Line { .. }) => Err(anyhow!("{}:{e}", path.display())),
         Err(StatsError::Engine { line, source }) if games.is_some() => {
-            crate::diag_line!("uci960: {}: game {line}: {source}", path.display());
+            note(format_args!("{}: game {line}: {source}", path.display()));
             Ok(ExitCode::from(3))
         }
         Err(e @ StatsError::Engine { .. }) => {
-            crate::diag_line!("uci960: {}:{e}", path.display());
+            note(format_args!("{}:{e}", path.display()));
             Ok(ExitCode::from(super::exit::RUNTIME))
         }
     }
@@ -408,14 +409,14 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
         Err(e) => {
-            crate::diag_line!("uci960: {e}");
+            note(e);
             return Ok(ExitCode::from(super::exit::RUNTIME));
         }
     };
     match flushed {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         Err(e) => {
-            crate::diag_line!("uci960: writing the book: {e}");
+            note(format_args!("writing the book: {e}"));
             return Ok(ExitCode::from(super::exit::RUNTIME));
         }
         Ok(()) => {}
@@ -423,7 +424,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
     // The book is whole (or cut by a signal, as a streamed book would be):
     // it takes the old file's place.
     if let Err(e) = output.commit() {
-        crate::diag_line!("uci960: {e}");
+        note(e);
         return Ok(ExitCode::from(super::exit::RUNTIME));
     }
 
@@ -451,7 +452,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
                 p.facts.max_ply.map_or("-".into(), |n| n.to_string()),
             ),
             Err(e) => {
-                crate::diag_line!("uci960: {e}");
+                note(e);
                 return Ok(ExitCode::from(super::exit::RUNTIME));
             }
         }
