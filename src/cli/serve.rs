@@ -232,14 +232,14 @@ mod tests {
 
     #[test]
     fn flags_name_the_engine_and_the_flag() {
-        let settings = |engines: &str| {
-            let flag = if engines.is_empty() { "" } else { "--engine" };
-            let argv = toks(&format!(
-                "uci960 serve {flag} {engines} --listen 127.0.0.1:0"
-            ));
+        // `flags`: the `--engine` flags as written.
+        let settings = |flags: &str| {
+            let argv = toks(&format!("uci960 serve {flags} --listen 127.0.0.1:0"));
             let args = ServeArgs {
-                engines: toks(engines),
-                token_file: None,
+                engines: toks(flags)
+                    .into_iter()
+                    .filter(|t| t != "--engine")
+                    .collect(),
                 cert: Some("c.pem".into()),
                 key: Some("k.pem".into()),
                 client_certs: vec![Fingerprint::of_der(b"a client")],
@@ -247,14 +247,23 @@ mod tests {
             };
             resolve(&args, &argv).map_err(|e| crate::cli::exit::message(&e))
         };
-        let s = settings("name=sf cmd=/usr/games/stockfish option.Hash=16").unwrap();
+        let s = settings(
+            "--engine name=sf cmd=/usr/games/stockfish option.Hash=16 --engine old=/bin/old",
+        )
+        .unwrap();
         assert_eq!(s.engines["sf"].options, [("Hash".into(), "16".into())]);
-        let err = settings("name=sf cmd=/x tc=40/60").unwrap_err();
+        assert_eq!(s.engines["old"].command.program, PathBuf::from("/bin/old"));
+        let err = settings("--engine name=a cmd=/x --engine a=/y").unwrap_err();
+        assert!(
+            err.starts_with("--engine 2 'a=/y': engine 'a' is given twice"),
+            "{err}"
+        );
+        let err = settings("--engine name=sf cmd=/x tc=40/60").unwrap_err();
         assert!(
             err.starts_with("--engine 1 'name=sf cmd=/x tc=40/60': engine 'sf': tc does not apply"),
             "{err}"
         );
-        let err = settings("cmd=/x").unwrap_err();
+        let err = settings("--engine cmd=/x").unwrap_err();
         assert!(
             err.starts_with("--engine 1 'cmd=/x': a served engine needs name=NAME"),
             "{err}"

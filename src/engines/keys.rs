@@ -1,7 +1,10 @@
 //! The words a user writes for an engine, read one way everywhere: the
 //! `KEY=VALUE` tokens of `--engine` (cutechess-cli's form) and the TOML
 //! tables of every config (`[[engine]]` in a match config, `[engine]` in a
-//! proxy config) fill the same [`EngineKeys`], with the same key names.
+//! proxy config, `[engines.NAME]` in a `serve` config) fill the same
+//! [`EngineKeys`], with the same key names. A command that has no use for
+//! some keys refuses them by name, with its reason (the proxy: limits;
+//! `serve`: limits, `fen`, `castles`).
 //!
 //! `program` names the engine's program; `cmd` is accepted as another
 //! spelling everywhere (cutechess-cli and fastchess write `cmd=`, and the
