@@ -41,8 +41,9 @@ pub struct ServeArgs {
     /// command: name=NAME cmd=PATH [arg=ARG]... [dir=DIR]
     /// [option.NAME=VALUE]...; NAME is what clients ask for
     /// (uci960s://HOST:PORT/NAME). Give it once per engine. One NAME=PROGRAM
-    /// whose NAME is no engine key is the older form, still read. Search
-    /// limits, fen= and castles= are the client's to set and are refused.
+    /// whose NAME is no engine key is the older form, still read so that
+    /// existing scripts keep working. Search limits, fen= and castles= are
+    /// the client's to set and are refused (docs/REMOTE.md).
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE")]
     pub engines: Vec<String>,
     /// The server's certificate (PEM); made self-signed if missing.
