@@ -184,8 +184,10 @@ fn run_hints_name_the_flag_or_the_config_key() {
     let two = [
         "--engine", "name=a", "depth=1", "--engine", "name=b", "depth=1", "--quiet",
     ];
-    let with = |more: &[&str]| [&two[..], more].concat();
-    let (code, err, _) = run_match(None, &with(&["--resume"]));
+    fn with<'a>(two: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+        [two, more].concat()
+    }
+    let (code, err, _) = run_match(None, &with(&two, &["--resume"]));
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("cannot resume: --resume needs --pgn FILE or --state FILE"),
@@ -195,7 +197,7 @@ fn run_hints_name_the_flag_or_the_config_key() {
     let dir = common::scratch_dir("settings-hints");
     let state = dir.join("none.state.json");
     let shown = state.display().to_string();
-    let (code, err, _) = run_match(None, &with(&["--state", &shown, "--resume"]));
+    let (code, err, _) = run_match(None, &with(&two, &["--state", &shown, "--resume"]));
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains(&format!(
@@ -204,7 +206,7 @@ fn run_hints_name_the_flag_or_the_config_key() {
         "{err}"
     );
     let toml = format!("seed = 1\nstate = {:?}\n", shown);
-    let (code, err, path) = run_match(Some(&toml), &with(&["--resume"]));
+    let (code, err, path) = run_match(Some(&toml), &with(&two, &["--resume"]));
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains(&format!(
