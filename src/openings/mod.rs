@@ -18,7 +18,9 @@
 //! The back ranks themselves are drawn one floor down, by
 //! [`crate::start::method`]. Engine plies need an engine: this room uses
 //! [`crate::engines`] (same floor, below no application) to start it, and
-//! the book above only filters and writes what comes out.
+//! the book above only filters and writes what comes out. The documents of
+//! `positions` and `analyze` are built here, over [`crate::output`]'s
+//! neutral ones (same floor; output imports nothing of this room).
 
 pub mod analysis;
 pub mod book;
