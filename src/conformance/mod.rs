@@ -21,6 +21,7 @@ pub mod perft_sets;
 pub mod report;
 pub mod rights;
 pub mod sketch;
+pub mod speech;
 pub mod suite;
 mod suite_bestmove;
 mod suite_hidden;

@@ -165,6 +165,7 @@ mod tests {
         }
         SuiteReport {
             engine: engine.into(),
+            castles: crate::notation::castling::CastlingNotation::KingTakesRook,
             through_proxy: false,
             perft_depth: 3,
             search_depth: 3,
