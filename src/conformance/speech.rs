@@ -235,7 +235,9 @@ impl Speech {
 
 /// An illegal text in the king's-destination form: the king of the side
 /// to move going to the c- or g-file of its back rank, read as the castle
-/// with that side's castling rook (the right's rook, else none).
+/// with that side's castling rook (the right's rook, else the outermost
+/// rook of that wing), so that a castle with a lost right or through check
+/// is named as a castle.
 fn attempted_castle(pos: &Chess, text: &str) -> Option<Move> {
     let from: Square = text.get(0..2)?.parse().ok()?;
     let to: Square = text.get(2..4)?.parse().ok()?;
@@ -246,7 +248,16 @@ fn attempted_castle(pos: &Chess, text: &str) -> Option<Move> {
     let side = [CastlingSide::KingSide, CastlingSide::QueenSide]
         .into_iter()
         .find(|s| s.king_to(us) == to)?;
-    let rook = pos.castles().rook(us, side)?;
+    // The right's rook; without a right (a castle with a lost right) the
+    // outermost rook of that wing, where a Chess960 castling rook starts.
+    let wing = (pos.board().rooks() & pos.board().by_color(us) & us.backrank())
+        .into_iter()
+        .filter(|r| (*r > from) == (side == CastlingSide::KingSide));
+    let outermost = match side {
+        CastlingSide::KingSide => wing.max(),
+        CastlingSide::QueenSide => wing.min(),
+    };
+    let rook = pos.castles().rook(us, side).or(outermost)?;
     Some(Move::Castle { king: from, rook })
 }
 
@@ -352,6 +363,10 @@ mod tests {
         // keeps its rook for the diagnosis.
         let check = pos("4kr2/8/8/8/8/8/8/4K2R w H - 0 1");
         assert_eq!(s.as_kxr(&check, "e1g1"), "e1h1");
+        // Without the right (lost), the wing's outermost rook.
+        let lost = pos("4k3/8/8/8/8/8/8/R3K1RR w - - 0 1");
+        assert_eq!(s.as_kxr(&lost, "e1g1"), "e1h1");
+        assert_eq!(s.as_kxr(&lost, "e1c1"), "e1a1");
         let mut divide = Divide::default();
         divide.moves.insert("e1g1".into(), 1);
         divide.moves.insert("e1f1".into(), 1);
