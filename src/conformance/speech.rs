@@ -180,11 +180,13 @@ impl Speech {
             .map(|d| self.as_kxr(pos, d))
             .collect();
         for (text, n) in divide.moves {
-            let kxr = self.as_kxr(pos, &text);
-            if out.moves.contains_key(&kxr) {
-                out.duplicates.push(kxr);
-            } else {
-                out.moves.insert(kxr, n);
+            match out.moves.entry(self.as_kxr(pos, &text)) {
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    out.duplicates.push(e.key().clone())
+                }
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(n);
+                }
             }
         }
         out

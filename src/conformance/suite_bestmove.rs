@@ -88,19 +88,17 @@ impl Run<'_> {
             && let Some(probe) = causes::without_outer_rooks(start, end.turn())
             && let Some(probe_end) = replay(&probe, moves)
             && let Ok(line) = self.line(&probe, moves)
+            && self.answered_right(&line, &probe_end, expect, &before, end)
         {
-            if self.answered_right(&line, &probe_end, expect, &before, end) {
-                return Some(Diagnosis::InnerRookRightMisread);
-            }
+            return Some(Diagnosis::InnerRookRightMisread);
         }
         if let Expect::Castle(castle) = expect
             && causes::rook_attacked(end, castle)
             && let Some(probe) = causes::without_rook_attackers(end, castle)
             && let Ok(line) = self.line(&probe, &[])
+            && self.answered_right(&line, &probe, expect, &before, end)
         {
-            if self.answered_right(&line, &probe, expect, &before, end) {
-                return Some(Diagnosis::RefusesCastleWithAttackedRook);
-            }
+            return Some(Diagnosis::RefusesCastleWithAttackedRook);
         }
         None
     }

@@ -353,12 +353,10 @@ impl Run<'_> {
             && let Some(probe) = causes::without_rook_attackers(pos, castle)
             && self.speech().readable(&probe).is_ok()
             && let Ok(line) = self.line(&probe, &[])
+            && let Ok(Some(divide)) = self.divide(&line, &probe, 1)
+            && divide.moves.contains_key(mv)
         {
-            if let Ok(Some(divide)) = self.divide(&line, &probe, 1)
-                && divide.moves.contains_key(mv)
-            {
-                return Diagnosis::RefusesCastleWithAttackedRook;
-            }
+            return Diagnosis::RefusesCastleWithAttackedRook;
         }
         found
     }
