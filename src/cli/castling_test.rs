@@ -253,7 +253,12 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         if args.through_proxy {
             let proxied_setup = through_proxy(s, args.engine_fen)?;
             let name = name.as_ref().map(|n| format!("{n} (uci960)"));
-            let proxied = run_one(&proxied_setup, &options, name.as_deref());
+            // The proxy speaks UCI_Chess960's notation to the suite.
+            let proxied_options = SuiteOptions {
+                castles: proxied_setup.spec.castling_notation(true),
+                ..options.clone()
+            };
+            let proxied = run_one(&proxied_setup, &proxied_options, name.as_deref());
             if let Some(code) = interrupted() {
                 return Ok(code);
             }
