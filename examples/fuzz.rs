@@ -26,7 +26,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use uci960::openings::{MethodSpec, replay};
+use uci960::openings::{MethodSpec, Replayed, replay};
 use uci960::proxy::session::{Out, Session};
 use uci960::proxy::{GuiCastling, Settings};
 use uci960::start::method::procedure::split_tokens;
@@ -127,7 +127,7 @@ fn replay_input(data: &[u8]) -> bool {
         return false; // files are the book target's
     }
     let mut accepted = false;
-    for what in ["rolls", "draws"] {
+    for what in [Replayed::DieRolls, Replayed::BagDraws] {
         accepted |= replay(&spec, &split_tokens(rest), what).is_ok();
     }
     accepted

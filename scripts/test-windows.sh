@@ -33,9 +33,32 @@ timeout 900 "${cross_cargo[@]}" test -Zbuild-std=std,panic_abort --target "$WIND
 echo "windows: positions/show/analyze print the same bytes as the Linux build"
 cargo build --quiet --bin uci960
 win_bin="$CROSS_TARGET_DIR/$WINDOWS_TARGET/debug/uci960.exe"
+# One wineserver for all the comparisons below: started and stopped around
+# each command, a new wine process can meet a server that is shutting down.
+wineserver -p 2>/dev/null || true
+cmp_dir=$(mktemp -d)
+# Runs the Linux and the Windows build with the same arguments and compares
+# their stdout byte for byte. A Windows run that printed nothing and exited
+# otherwise than the Linux one never ran our code (wine failed to start it):
+# it is tried once more, and said so. Any other difference fails, with the
+# exit codes, the first differing lines and wine's stderr.
 same_output() {
-  if ! cmp -s <(target/debug/uci960 "$@" 2>/dev/null) <(wine "$win_bin" "$@" 2>/dev/null); then
-    echo "windows: 'uci960 $*' differs from the Linux build"
+  local lrc=0 wrc=0 try
+  target/debug/uci960 "$@" >"$cmp_dir/linux" 2>/dev/null || lrc=$?
+  for try in 1 2; do
+    wrc=0
+    wine "$win_bin" "$@" >"$cmp_dir/windows" 2>"$cmp_dir/wine-stderr" || wrc=$?
+    if [ "$try" = 1 ] && [ ! -s "$cmp_dir/windows" ] && [ -s "$cmp_dir/linux" ] && [ "$wrc" != "$lrc" ]; then
+      echo "windows: 'uci960 $*' printed nothing under wine (exit $wrc): wine start-up, trying once more"
+      head -c 2000 "$cmp_dir/wine-stderr"
+      continue
+    fi
+    break
+  done
+  if ! cmp -s "$cmp_dir/linux" "$cmp_dir/windows"; then
+    echo "windows: 'uci960 $*' differs from the Linux build (exit $lrc on Linux, $wrc under wine)"
+    diff "$cmp_dir/linux" "$cmp_dir/windows" | head -20 || true
+    head -c 2000 "$cmp_dir/wine-stderr"
     status=1
   fi
 }
@@ -50,6 +73,7 @@ for what in 518 0 959 RNBQKBNR bbqnnrkr "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQN
 done
 same_output analyze --method die
 same_output analyze --method bag-swap --samples 20000 --seed 3 --format json
+rm -rf "$cmp_dir"
 
 echo "windows: python-chess replays the PGN of the Windows match"
 if [ -s "$UCI960_WINDOWS_PGN" ]; then

@@ -327,14 +327,14 @@ impl fmt::Display for BookStats {
         if self.pgn {
             writeln!(
                 f,
-                "fishtest counts  - (fishtest counts EPD lines: `book --start book:FILE.pgn --package fishtest NAME` packages this book's positions as EPD)"
+                "fishtest counts  - (fishtest counts EPD lines: `uci960 book --start book:FILE.pgn --package fishtest NAME` packages this book's positions as EPD)"
             )?;
             writeln!(f, "castling field   - (not counted for a PGN book)")?;
         } else {
             let ft = &self.fishtest;
             let fishtest_ply = range(ft.min_ply, ft.max_ply);
             let note = if self.counter_opcodes > 0 {
-                " (fishtest reads the full-move number only as a sixth FEN field: `book --package` writes it there)"
+                " (fishtest reads the full-move number only as a sixth FEN field: `uci960 book --package` writes it there)"
             } else {
                 ""
             };
@@ -372,7 +372,7 @@ impl fmt::Display for BookStats {
             match spread.mean() {
                 None if self.pgn => writeln!(
                     f,
-                    "{name:<16} none (a PGN book carries no rates: give --engine to measure them)"
+                    "{name:<16} none (a PGN book carries no rates: `uci960 book --stats FILE --engine PROGRAM` measures them)"
                 )?,
                 None => writeln!(f, "{name:<16} no wdl or ce opcodes")?,
                 Some(mean) => {

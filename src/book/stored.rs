@@ -261,7 +261,7 @@ impl StoredLines {
                 path: self.path.clone(),
                 line: *line,
                 reason: format!(
-                    "{reason}: filtering a book without an engine judges the evaluation each line carries (give --engine to evaluate the book instead)"
+                    "{reason}: filtering a book without an engine judges the evaluation each line carries (the same command with `--engine PROGRAM` evaluates the book instead)"
                 ),
             }),
         }

@@ -15,6 +15,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::keyword::keyword;
+use crate::book::engine::BookEngineError;
 use crate::book::filter::{EvalView, EvalWindow, Tally, Windows};
 use crate::book::package::{self, Framework};
 use crate::book::plies::PlyRange;
@@ -28,6 +29,7 @@ use crate::keyword::Keyword;
 use crate::notation::fen::FenFlavour;
 use crate::openings::BookFormat;
 use crate::openings::StartSpec;
+use crate::openings::engine_plies::EnginePlyError;
 use crate::output::note;
 use crate::output::{Destination, Sink};
 use crate::platform::interrupt;
@@ -408,6 +410,13 @@ pub fn run(args: BookArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Err(e @ BookError::Start(_)) => return Err(anyhow!(e)),
+        // The engine-chosen plies are `--moves engine` here.
+        Err(BookError::Engine(BookEngineError::Ply(EnginePlyError::NoMultiPv(name)))) => {
+            note(format_args!(
+                "engine '{name}' does not declare the MultiPV option, which --moves engine needs"
+            ));
+            return Ok(ExitCode::from(super::exit::RUNTIME));
+        }
         Err(e) => {
             note(e);
             return Ok(ExitCode::from(super::exit::RUNTIME));

@@ -227,10 +227,26 @@ fn flags_config(args: &MatchArgs) -> Result<TournamentConfig, TournamentConfigEr
     })
 }
 
-/// The settings, or the message of what is wrong with them, naming each
-/// setting as the user wrote it: the flag, or the key, file and line of
-/// the config.
-fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, String> {
+/// How messages name each setting: as the user wrote it, the flag, or the
+/// key, file and line of the config.
+#[derive(Default)]
+struct Written {
+    /// Settings the file gives and the flags do not, named by their key.
+    from_file: Vec<(Setting, String)>,
+}
+
+impl Written {
+    fn name(&self, setting: Setting) -> String {
+        match self.from_file.iter().find(|(s, _)| *s == setting) {
+            Some((_, written)) => written.clone(),
+            None => flag(setting),
+        }
+    }
+}
+
+/// The settings and how the user wrote them, or the message of what is
+/// wrong with them, naming each setting as the user wrote it.
+fn settings(args: &MatchArgs) -> Result<(config::TournamentSettings, Written), String> {
     let on_command_line = |e: TournamentConfigError| e.describe(&flag);
     let file = match &args.config {
         Some(path) => Some(ConfigFile::read(path).map_err(on_command_line)?),
@@ -251,14 +267,12 @@ fn settings(args: &MatchArgs) -> Result<config::TournamentSettings, String> {
             .collect(),
         None => Vec::new(),
     };
-    let name = |s: Setting| match from_file.iter().find(|(f, _)| *f == s) {
-        Some((_, written)) => written.clone(),
-        None => flag(s),
-    };
-    flags
+    let written = Written { from_file };
+    let s = flags
         .over(file.map(|f| f.config).unwrap_or_default())
         .validate()
-        .map_err(|e| e.describe(&name))
+        .map_err(|e| e.describe(&|s| written.name(s)))?;
+    Ok((s, written))
 }
 
 /// The flag of a setting: its TOML key with `-` for `_`.
@@ -277,15 +291,18 @@ fn fail(code: u8, err: impl std::fmt::Display) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    let s = match settings(&args) {
+    let (s, written) = match settings(&args) {
         Ok(s) => s,
         Err(e) => return fail(2, e),
     };
+    let name = |s: Setting| written.name(s);
+    let failed =
+        |e: session::TournamentError| fail(super::exit::of_tournament(&e), e.describe(&name));
     if args.dry_run {
         let seed = super::seed_or_announce(s.seed);
         let d = match session::dry_run(&s, seed) {
             Ok(d) => d,
-            Err(e) => return fail(super::exit::of_tournament(&e), e),
+            Err(e) => return failed(e),
         };
         let name = |i: usize| {
             let e = &s.engines[i];
@@ -342,6 +359,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         resume: args.resume,
         progress: !args.quiet,
         lines: (!args.quiet).then_some(&print_line as &dyn Fn(&str)),
+        name: &name,
     };
     let report = match session::run(s, opts, fresh_seed, interrupted, &|note| {
         crate::output::note(note)
@@ -359,7 +377,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             };
             return fail(3, runner_failed(&text));
         }
-        Err(e) => return fail(super::exit::of_tournament(&e), e),
+        Err(e) => return failed(e),
     };
     let mut table = report.standings.render();
     if let Some(bracket) = &report.bracket {
@@ -411,7 +429,7 @@ mod tests {
             recover: true,
             ..MatchArgs::default()
         };
-        let s = settings(&args).unwrap();
+        let (s, _) = settings(&args).unwrap();
         assert_eq!(s.engines.len(), 3);
         assert_eq!(s.schedule.games(), 4 * 2 * 2);
         assert!(s.recover);
@@ -435,7 +453,7 @@ mod tests {
         let crate::cli::Command::Match(args) = cli.command else {
             panic!("not match")
         };
-        format!("{:?}", settings(&args).unwrap())
+        format!("{:?}", settings(&args).unwrap().0)
     }
 
     #[test]

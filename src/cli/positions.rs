@@ -7,12 +7,12 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::str::FromStr;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 use clap::Args;
 
 use crate::game::pgn::{PgnGame, write_game};
 use crate::notation::fen::FenFlavour;
-use crate::openings::{Drawn, MethodSpec, PositionSource, replay};
+use crate::openings::{Drawn, MethodError, MethodSpec, PositionSource, Replayed, replay};
 use crate::output::{board::diagram, emit, epd, json};
 use crate::start::method::procedure::split_tokens;
 
@@ -72,8 +72,8 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
     let mut text = String::with_capacity(1 << 16);
 
     let replayed = match (&args.rolls, &args.draws) {
-        (Some(rolls), _) => Some(replay(&spec, &split_tokens(rolls), "rolls")?),
-        (_, Some(draws)) => Some(replay(&spec, &split_tokens(draws), "draws")?),
+        (Some(rolls), _) => Some(replayed(&spec, rolls, Replayed::DieRolls)?),
+        (_, Some(draws)) => Some(replayed(&spec, draws, Replayed::BagDraws)?),
         _ => None,
     };
     if let Some(drawn) = replayed {
@@ -104,6 +104,21 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
     }
     emit(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The position a physical draw gives; a method that cannot replay it is
+/// named with the flags (`--rolls`, `--draws`).
+fn replayed(spec: &MethodSpec, tokens: &str, given: Replayed) -> anyhow::Result<Drawn> {
+    replay(spec, &split_tokens(tokens), given).map_err(|e| match e {
+        MethodError::NoReplay { method, given } => anyhow!(
+            "{method} cannot replay {}: --rolls goes with die, --draws with bag-redraw and bag-swap",
+            match given {
+                Replayed::DieRolls => "rolls",
+                Replayed::BagDraws => "draws",
+            }
+        ),
+        e => e.into(),
+    })
 }
 
 /// One position in `format`; `index` counts from 1 (PGN round numbers).

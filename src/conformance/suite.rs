@@ -247,7 +247,7 @@ impl Run<'_> {
                     self.stop = Some(Stop(format!("interrupted by signal {sig}")));
                 } else if self.options.fail_fast {
                     self.stop = Some(Stop(format!(
-                        "the engine failed during {} ({err}; --fail-fast)",
+                        "the engine failed during {} ({err}); the run stops at its first engine failure, as asked",
                         self.check
                     )));
                 } else if let Err(again) = self.driver.restart() {
@@ -420,7 +420,7 @@ pub fn run(
         } else if let Err(why) = &perft {
             CheckReport::skipped(check, why.to_string())
         } else if check == CheckName::PerftDfrc && options.skip_dfrc {
-            CheckReport::skipped(check, "DFRC positions left out (--skip-dfrc)")
+            CheckReport::skipped(check, "DFRC positions left out, as asked")
         } else {
             run.perft_check(check, positions)
         });

@@ -1,7 +1,10 @@
 //! The words a user writes for an engine, read one way everywhere: the
 //! `KEY=VALUE` tokens of `--engine` (cutechess-cli's form) and the TOML
 //! tables of every config (`[[engine]]` in a match config, `[engine]` in a
-//! proxy config) fill the same [`EngineKeys`], with the same key names.
+//! proxy config, `[engines.NAME]` in a `serve` config) fill the same
+//! [`EngineKeys`], with the same key names. A command that has no use for
+//! some keys refuses them by name, with its reason (the proxy: limits;
+//! `serve`: limits, `fen`, `castles`).
 //!
 //! `program` names the engine's program; `cmd` is accepted as another
 //! spelling everywhere (cutechess-cli and fastchess write `cmd=`, and the
@@ -10,7 +13,7 @@
 //! Errors speak of keys; the command line adds the flag (`--engine 2: …`).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::spec::EngineSpec;
 use crate::game::Limits;
@@ -179,6 +182,27 @@ impl EngineKeys {
             }
         }
         Ok(e)
+    }
+
+    /// The keys as read from a config file in the folder `base`: a
+    /// relative `program` with a folder in it (`engines/sf`) and a relative
+    /// `dir` are taken from `base`; a bare program name (`stockfish`) stays
+    /// as it is, to be looked up on `PATH`. Every config (the proxy's
+    /// `[engine]`, `serve`'s `[engines.NAME]`) reads paths this way.
+    pub fn in_folder(&self, base: &Path) -> EngineKeys {
+        let mut e = self.clone();
+        if let Some(p) = e.program.as_mut()
+            && p.is_relative()
+            && p.components().count() > 1
+        {
+            *p = base.join(&*p);
+        }
+        if let Some(d) = e.dir.as_mut()
+            && d.is_relative()
+        {
+            *d = base.join(&*d);
+        }
+        e
     }
 
     /// The command that starts the engine; the built-in engine when no
@@ -416,6 +440,18 @@ mod tests {
         );
         let e = EngineKeys::parse_tokens(&toks("st=1e20")).unwrap_err();
         assert!(e.to_string().contains("st="), "{e}");
+    }
+
+    #[test]
+    fn config_paths_are_taken_from_the_config_folder() {
+        let e: EngineKeys = toml::from_str("cmd = \"engines/sf\"\ndir = \"work\"").unwrap();
+        let e = e.in_folder(Path::new("/etc/uci960"));
+        assert_eq!(e.program, Some(PathBuf::from("/etc/uci960/engines/sf")));
+        assert_eq!(e.dir, Some(PathBuf::from("/etc/uci960/work")));
+        let bare: EngineKeys = toml::from_str("cmd = \"stockfish\"").unwrap();
+        assert_eq!(bare.in_folder(Path::new("/etc")), bare);
+        let abs: EngineKeys = toml::from_str("cmd = \"/usr/games/sf\"\ndir = \"/tmp\"").unwrap();
+        assert_eq!(abs.in_folder(Path::new("/etc")), abs);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Engines as users describe them, one room for every command that runs
-//! one (`match`, `book`, `castling-test`, `proxy`):
+//! one (`match`, `book`, `castling-test`, `proxy`, `serve`):
 //!
 //! - [`EngineSpec`]: the one type for an engine (program, arguments,
 //!   directory, name, options, limits, FEN flavour, castling notation);
 //! - [`EngineKeys`]: the one reading of the words a user writes for it,
 //!   the same key names on the command line (`--engine KEY=VALUE…`) and in
-//!   every TOML config (`[[engine]]` of a match, `[engine]` of the proxy);
+//!   every TOML config (`[[engine]]` of a match, `[engine]` of the proxy,
+//!   `[engines.NAME]` of `serve`);
 //! - [`start`]: the one starter, with the one handshake order.
 //!
 //! The keys are `program` (alias `cmd`, cutechess-cli's spelling and the

@@ -49,7 +49,7 @@ pub enum EnginePlyError {
     Setup(#[from] SetupError),
     #[error(transparent)]
     Engine(#[from] EngineError),
-    #[error("engine '{0}' does not declare the MultiPV option, which --moves engine needs")]
+    #[error("engine '{0}' does not declare the MultiPV option, which engine-chosen plies need")]
     NoMultiPv(String),
     #[error("engine '{engine}' answered '{mv}', which is not a legal move in {fen}")]
     IllegalMove {

@@ -35,7 +35,7 @@ pub use book::{BookFormat, BookOrder, OpeningsSpec};
 pub use entry::{BookEntry, Place};
 pub use error::{BookError, EpdError, PgnBookError};
 pub use source::{Drawn, PositionSource, Record, replay};
-pub use spec::{METHOD_NAMES, MethodError, MethodSpec, StartSpec};
+pub use spec::{METHOD_NAMES, MethodError, MethodSpec, Replayed, StartSpec};
 pub use stream::{OpeningError, OpeningSource};
 
 use shakmaty::{Chess, Move, Position};

@@ -20,7 +20,7 @@ use shakmaty::Chess;
 use super::book;
 use super::entry::{BookEntry, Place};
 use super::shuffle::shuffle as shuffle_all;
-use super::spec::{MethodError, MethodSpec, StartSpec};
+use super::spec::{MethodError, MethodSpec, Replayed, StartSpec};
 use crate::notation::fen::{FenFlavour, position_fen};
 use crate::start::method::RandomMethod;
 use crate::start::method::cached_fen;
@@ -360,21 +360,20 @@ fn set_member(double: bool, index: u32) -> StartPosition {
     StartPosition::from_sp_pair(white, black).unwrap_or_else(|_| unreachable!())
 }
 
-/// Replays a physical die (`--rolls`) or bag (`--draws`).
-pub fn replay(
-    spec: &MethodSpec,
-    tokens: &[String],
-    what: &'static str,
-) -> Result<Drawn, MethodError> {
+/// Replays a physical die or bag: `tokens` are what `given` says.
+pub fn replay(spec: &MethodSpec, tokens: &[String], given: Replayed) -> Result<Drawn, MethodError> {
     let allowed = matches!(
-        (spec, what),
-        (MethodSpec::Die, "rolls") | (MethodSpec::BagRedraw | MethodSpec::BagSwap, "draws")
+        (spec, given),
+        (MethodSpec::Die, Replayed::DieRolls)
+            | (
+                MethodSpec::BagRedraw | MethodSpec::BagSwap,
+                Replayed::BagDraws
+            )
     );
     let Some(procedure) = spec.procedure().filter(|_| allowed) else {
         return Err(MethodError::NoReplay {
             method: spec.to_string(),
-            what,
-            reason: "--rolls goes with die, --draws with bag-redraw and bag-swap",
+            given,
         });
     };
     let run = procedure::replay(&procedure, tokens)?;
@@ -386,6 +385,20 @@ pub fn replay(
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// The library names the record, not the flag it came in.
+    #[test]
+    fn a_record_of_another_method_is_refused() {
+        let tokens: Vec<String> = ["2", "3", "3", "2", "3"].map(String::from).to_vec();
+        let e = replay(&MethodSpec::BagRedraw, &tokens, Replayed::DieRolls)
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.to_string(),
+            "bag-redraw cannot replay die rolls: die rolls replay die, bag draws bag-redraw and bag-swap"
+        );
+        assert!(replay(&MethodSpec::Die, &tokens, Replayed::DieRolls).is_ok());
+    }
 
     #[test]
     fn fixed_numbers_cycle() {

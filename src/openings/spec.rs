@@ -69,12 +69,28 @@ pub enum MethodError {
     Book(#[from] BookError),
     #[error(transparent)]
     Replay(#[from] ReplayError),
-    #[error("{method} cannot replay {what}: {reason}")]
-    NoReplay {
-        method: String,
-        what: &'static str,
-        reason: &'static str,
-    },
+    #[error(
+        "{method} cannot replay {given}: die rolls replay die, bag draws bag-redraw and bag-swap"
+    )]
+    NoReplay { method: String, given: Replayed },
+}
+
+/// What a physical draw is replayed from ([`super::replay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    /// The throws of a die, for `die`.
+    DieRolls,
+    /// The pieces drawn from a bag, for `bag-redraw` and `bag-swap`.
+    BagDraws,
+}
+
+impl std::fmt::Display for Replayed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Replayed::DieRolls => "die rolls",
+            Replayed::BagDraws => "bag draws",
+        })
+    }
 }
 
 impl MethodSpec {

@@ -200,17 +200,7 @@ impl ProxyConfig {
         let Some(e) = self.engine.as_ref() else {
             return Ok(None);
         };
-        let mut cmd = e.command()?;
-        if e.program.is_some() && cmd.program.is_relative() && cmd.program.components().count() > 1
-        {
-            cmd.program = base.join(&cmd.program);
-        }
-        if let Some(d) = cmd.dir.as_mut()
-            && d.is_relative()
-        {
-            *d = base.join(&*d);
-        }
-        Ok(Some(cmd))
+        Ok(Some(e.in_folder(base).command()?))
     }
 
     /// Applies the file onto default settings.

@@ -18,10 +18,20 @@
 //! idle-timeout = 600               # seconds without a line from the client
 //! handshake-timeout = 10           # seconds for TLS and the hello
 //!
-//! [engines.stockfish]              # the allow-list: program (or cmd), args, dir, options
-//! program = "/usr/games/stockfish"
+//! [engines.stockfish]              # the allow-list: cmd (or program), args, dir, options
+//! cmd = "/usr/games/stockfish"
 //! options = { SyzygyPath = "/srv/syzygy" }   # set by the server, locked
 //! ```
+//!
+//! An engine of the allow-list is written with the engine keys of every
+//! command ([`crate::engines::EngineKeys`]): `cmd` (or `program`), `args`,
+//! `dir`, `options`, and `name`, the name clients ask for (in a table, the
+//! table's name; a `name` key in it must agree). The other engine keys
+//! are refused, each with its reason ([`not_served`]): search limits
+//! (`tc`, `st`, `nodes`, `depth`) are the client's `go` to set and the
+//! server's `max-search-time` to bound; `fen` and `castles` are how the
+//! client's proxy writes FENs and reads castles for the engine, since the
+//! server relays UCI text as it comes and translates nothing.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -133,11 +143,23 @@ pub enum ServeConfigError {
     EngineName(String),
     #[error("engine '{name}': {error}")]
     Option { name: String, error: OptionError },
+    #[error("engine '{0}': no program; a served engine names its program (cmd)")]
+    NoProgram(String),
+    #[error("engine '{name}': {key} does not apply to a served engine: {reason}")]
+    NotServed {
+        name: String,
+        key: &'static str,
+        reason: &'static str,
+    },
+    #[error(
+        "engine '{name}': name '{given}' is not the table's name; the table's name is the one clients ask for"
+    )]
+    NameDiffers { name: String, given: String },
     #[error(transparent)]
     Seconds(#[from] crate::seconds::KeySecondsError),
     #[error("{key}: {reason}")]
     Value { key: &'static str, reason: String },
-    #[error("no engines to serve (--engine NAME=PROGRAM or [engines.NAME])")]
+    #[error("no engines to serve: the allow-list (engines) is empty")]
     NoEngines,
     #[error("no way in: give a token-file, token-hashes or client-certs")]
     NoAuth,
@@ -207,21 +229,40 @@ impl ServeConfig {
         set!(s.max_line, self.max_line);
         set!(s.limits.lines_per_second, self.max_lines_per_second);
         for (name, e) in &self.engines {
-            let mut e = e.clone();
-            e.program = e.program.as_deref().map(|c| {
-                if c.components().count() > 1 {
-                    resolve(c)
-                } else {
-                    c.to_path_buf()
-                }
-            });
-            add_engine(s, name, &e)?;
+            add_engine(s, name, &e.in_folder(base))?;
         }
         Ok(())
     }
 }
 
-/// Adds an engine to the allow-list.
+/// Why the search is not a served engine's setting.
+const LIMITS: &str = "the client's go sets each search, and the server bounds it (max-search-time)";
+
+/// The first key of `e` that does not apply to a served engine, with the
+/// reason (module docs).
+pub fn not_served(e: &EngineKeys) -> Option<(&'static str, &'static str)> {
+    [
+        ("tc", e.tc.is_some(), LIMITS),
+        ("st", e.st.is_some(), LIMITS),
+        ("nodes", e.nodes.is_some(), LIMITS),
+        ("depth", e.depth.is_some(), LIMITS),
+        (
+            "fen",
+            e.fen.is_some(),
+            "the client's proxy writes the FENs the engine gets (its engine-fen); the server relays them unchanged",
+        ),
+        (
+            "castles",
+            e.castles.is_some(),
+            "the client's proxy writes and reads the engine's castling moves (its castles); the server relays them unchanged",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(key, given, reason)| given.then_some((key, reason)))
+}
+
+/// Adds an engine to the allow-list under `name`, the name clients ask
+/// for; a `name` among the keys must be the same.
 pub fn add_engine(
     s: &mut ServeSettings,
     name: &str,
@@ -230,18 +271,26 @@ pub fn add_engine(
     if !crate::remote::address::valid_engine_name(name) {
         return Err(ServeConfigError::EngineName(name.to_string()));
     }
-    let engine_err = |error| ServeConfigError::Engine {
+    if let Some(given) = e.name.as_deref().filter(|given| *given != name) {
+        return Err(ServeConfigError::NameDiffers {
+            name: name.to_string(),
+            given: given.to_string(),
+        });
+    }
+    if let Some((key, reason)) = not_served(e) {
+        return Err(ServeConfigError::NotServed {
+            name: name.to_string(),
+            key,
+            reason,
+        });
+    }
+    if e.program.as_ref().is_none_or(|p| p.as_os_str().is_empty()) {
+        return Err(ServeConfigError::NoProgram(name.to_string()));
+    }
+    let command = e.command().map_err(|error| ServeConfigError::Engine {
         name: name.to_string(),
         error,
-    };
-    if e.program.is_none() {
-        return Err(engine_err(EngineKeysError::BadValue {
-            key: "program".into(),
-            value: String::new(),
-            reason: "every served engine names its program".into(),
-        }));
-    }
-    let command = e.command().map_err(engine_err)?;
+    })?;
     let options = e.option_pairs().map_err(|error| ServeConfigError::Option {
         name: name.to_string(),
         error,
@@ -324,5 +373,59 @@ options = { SyzygyPath = "/srv/tb", Hash = 64 }
             ServeSettings::default().check(),
             Err(ServeConfigError::NoEngines)
         ));
+    }
+
+    fn table(text: &str) -> Result<ServeSettings, ServeConfigError> {
+        let c: ServeConfig = toml::from_str(text).map_err(|error| ServeConfigError::Toml {
+            path: "serve.toml".into(),
+            error,
+        })?;
+        let mut s = ServeSettings::default();
+        c.apply(&mut s, Path::new("/etc/uci960"))?;
+        Ok(s)
+    }
+
+    #[test]
+    fn engine_tables_read_the_engine_keys_of_every_config() {
+        // cmd and program are one key; paths are the config folder's.
+        let a = table("[engines.sf]\ncmd = \"engines/sf\"\ndir = \"work\"").unwrap();
+        let b = table("[engines.sf]\nprogram = \"engines/sf\"\ndir = \"work\"").unwrap();
+        let cmd = &a.engines["sf"].command;
+        assert_eq!(cmd, &b.engines["sf"].command);
+        assert_eq!(cmd.program, PathBuf::from("/etc/uci960/engines/sf"));
+        assert_eq!(cmd.dir.as_deref(), Some(Path::new("/etc/uci960/work")));
+        let named = table("[engines.sf]\ncmd = \"sf\"\nname = \"sf\"\nargs = [\"-q\"]").unwrap();
+        assert_eq!(named.engines["sf"].command.args, ["-q"]);
+        let err = table("[engines.sf]\ncmd = \"sf\"\nname = \"other\"").unwrap_err();
+        assert!(matches!(err, ServeConfigError::NameDiffers { .. }), "{err}");
+        assert!(err.to_string().contains("name 'other'"), "{err}");
+        // Keys that do not apply are refused by name, with the reason.
+        for (key, value, why) in [
+            ("tc", "\"40/60\"", "max-search-time"),
+            ("st", "1.0", "max-search-time"),
+            ("nodes", "1000", "max-search-time"),
+            ("depth", "12", "max-search-time"),
+            ("fen", "\"xfen\"", "engine-fen"),
+            ("castles", "\"kxr\"", "castles"),
+        ] {
+            let err = table(&format!("[engines.sf]\ncmd = \"sf\"\n{key} = {value}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with(&format!(
+                    "engine 'sf': {key} does not apply to a served engine"
+                )) && err.contains(why),
+                "{err}"
+            );
+        }
+        let err = table("[engines.sf]\ncmd = \"sf\"\nbogus = 1").unwrap_err();
+        assert!(err.to_string().contains("bogus"), "{err}");
+        for no_program in ["[engines.sf]\nargs = [\"x\"]", "[engines.sf]\ncmd = \"\""] {
+            let err = table(no_program).unwrap_err();
+            assert!(matches!(err, ServeConfigError::NoProgram(_)), "{err}");
+        }
+        // The library names settings, never flags.
+        let none = ServeSettings::default().check().unwrap_err().to_string();
+        assert!(!none.contains("--"), "{none}");
     }
 }

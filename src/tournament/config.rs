@@ -569,6 +569,8 @@ impl TournamentConfig {
             Setting::RatingInterval => self.rating_interval.is_some(),
             Setting::Shard => self.shard.is_some(),
             Setting::Dir => self.dir.is_some(),
+            // A run's setting, not the config's (`session::Options::resume`).
+            Setting::Resume => false,
         }
     }
 

@@ -156,7 +156,7 @@ impl ShardState {
             id.get(key)
                 .and_then(|v| v.as_str())
                 .map(str::to_string)
-                .ok_or_else(|| damaged(format!("no '{key}' in its identity (not a shard's state file: write it with match --dir)")))
+                .ok_or_else(|| damaged(format!("no '{key}' in its identity (not a shard's state file: `uci960 match --dir RUN` writes those)")))
         };
         let shard: Shard = text("shard")?
             .parse()

@@ -22,6 +22,7 @@ use super::progress::{OutputError, Progress, finished_line, started_line, write_
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
 use super::schedule::{Schedule, Slot};
+use super::setting::{Namer, Setting};
 use super::standings::{GameSummary, Standings};
 use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
@@ -41,7 +42,7 @@ pub enum TournamentError {
     #[error(transparent)]
     Output(#[from] OutputError),
     #[error("cannot resume: {0}")]
-    Resume(String),
+    Resume(ResumeError),
     #[error(transparent)]
     Collision(#[from] crate::files::Collision),
     #[error(transparent)]
@@ -49,7 +50,7 @@ pub enum TournamentError {
     #[error(transparent)]
     Replace(#[from] crate::files::ReplaceError),
     #[error(
-        "run directory {} holds shards of {theirs} ({}); this is shard {shard}: one run has one shard count (a new count needs a new run directory; a Slurm array task submitted again on its own, as --array=I, sees a count of 1: requeue it with scontrol requeue instead, docs/DISTRIBUTED.md)",
+        "run directory {} holds shards of {theirs} ({}); this is shard {shard}: one run has one shard count (a new count needs a new run directory; a Slurm array task submitted again on its own, `sbatch --array=I`, sees a count of 1: `scontrol requeue JOBID_I` requeues it instead, docs/DISTRIBUTED.md)",
         dir.display(), file.display()
     )]
     ShardCount {
@@ -60,8 +61,61 @@ pub enum TournamentError {
     },
 }
 
+impl TournamentError {
+    /// The message, each setting named by `name` (the flag or config key
+    /// the user wrote; [`Setting::canonical`] in `Display`).
+    pub fn describe(&self, name: Namer) -> String {
+        match self {
+            TournamentError::Resume(e) => format!("cannot resume: {}", e.describe(name)),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// Why a run cannot go on with the tournament in its state file (a usage
+/// error). Its message names settings ([`ResumeError::describe`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    /// Resuming, and the state file (given or beside the PGN) is not there.
+    NoStateFile(PathBuf),
+    /// Resuming with neither a PGN nor a state file.
+    NoFiles,
+    /// The settings are not the recorded tournament's: each difference.
+    Different(Vec<String>),
+}
+
+impl ResumeError {
+    /// The message, each setting named by `name`.
+    pub fn describe(&self, name: Namer) -> String {
+        match self {
+            ResumeError::NoStateFile(path) => format!(
+                "no state file {} (it is written next to the PGN, or at {})",
+                path.display(),
+                name(Setting::State)
+            ),
+            ResumeError::NoFiles => format!(
+                "{} needs {} FILE or {} FILE",
+                name(Setting::Resume),
+                name(Setting::Pgn),
+                name(Setting::State)
+            ),
+            ResumeError::Different(diff) => format!(
+                "this is not the tournament in the state file ({}); resume with the same arguments",
+                diff.join("; ")
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe(&Setting::canonical))
+    }
+}
+
 /// How the tournament is run.
 pub struct Options<'a> {
+    /// Go on with the tournament in the state file ([`Setting::Resume`]).
     pub resume: bool,
     /// The progress bar on stderr (for a terminal).
     pub progress: bool,
@@ -69,6 +123,9 @@ pub struct Options<'a> {
     /// `Finished game …`, the standings every `rating_interval` games);
     /// `None` for none (`--quiet`).
     pub lines: Option<&'a dyn Fn(&str)>,
+    /// How the notes name a setting: the flag or config key the user
+    /// wrote ([`Setting::canonical`] when nobody says).
+    pub name: Namer<'a>,
 }
 
 /// How it ended.
@@ -252,16 +309,13 @@ pub fn run(
         (Some(path), true) => match State::load(path)? {
             Some(st) => Some(st),
             None => {
-                return Err(TournamentError::Resume(format!(
-                    "no state file {} (it is written next to the PGN, or at --state)",
-                    path.display()
+                return Err(TournamentError::Resume(ResumeError::NoStateFile(
+                    path.clone(),
                 )));
             }
         },
         (None, true) => {
-            return Err(TournamentError::Resume(
-                "--resume needs --pgn FILE or --state FILE".into(),
-            ));
+            return Err(TournamentError::Resume(ResumeError::NoFiles));
         }
         _ => None,
     };
@@ -323,10 +377,7 @@ pub fn run(
                 for e in first.into_iter().flatten() {
                     e.quit();
                 }
-                return Err(TournamentError::Resume(format!(
-                    "this is not the tournament in the state file ({}); resume with the same arguments",
-                    diff.join("; ")
-                )));
+                return Err(TournamentError::Resume(ResumeError::Different(diff)));
             }
             for r in &prev.games {
                 if r.number >= 1
@@ -399,11 +450,12 @@ pub fn run(
     if let Some(w) = &pgn {
         if !resume && !w.is_empty() {
             log(format!(
-                "appending to {} (use --resume to continue a tournament in it)",
+                "appending to {} (use {} to continue a tournament in it)",
                 s.pgn
                     .as_deref()
                     .map(|p| p.display().to_string())
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                (opts.name)(Setting::Resume)
             ));
         }
         if !resume {
@@ -595,4 +647,30 @@ fn combined(
         }
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Read alone, a resume error names settings by their key; the
+    /// command layer's namer puts back what the user wrote.
+    #[test]
+    fn resume_errors_name_settings_not_flags() {
+        let e = TournamentError::Resume(ResumeError::NoFiles);
+        assert_eq!(
+            e.to_string(),
+            "cannot resume: resume needs pgn FILE or state FILE"
+        );
+        let flag = |s: Setting| format!("--{}", s.canonical());
+        assert_eq!(
+            e.describe(&flag),
+            "cannot resume: --resume needs --pgn FILE or --state FILE"
+        );
+        let e = ResumeError::NoStateFile(PathBuf::from("s.json"));
+        assert_eq!(
+            e.to_string(),
+            "no state file s.json (it is written next to the PGN, or at state)"
+        );
+    }
 }

@@ -40,11 +40,16 @@ pub enum Setting {
     RatingInterval,
     Shard,
     Dir,
+    /// Go on with the tournament in the state file: a run's setting only
+    /// the command line gives (`session::Options::resume`), never a
+    /// config key.
+    Resume,
 }
 
 impl Keyword for Setting {
     const WHAT: &'static str = "setting";
-    /// The TOML keys (the flags are these with `-` for `_`).
+    /// The TOML keys (the flags are these with `-` for `_`), and
+    /// `resume`, which only the command line gives.
     const WORDS: &'static [(Setting, &'static str, &'static str)] = &[
         (Setting::Engine, "engine", "an engine"),
         (Setting::Tournament, "tournament", "how engines are paired"),
@@ -92,6 +97,7 @@ impl Keyword for Setting {
         ),
         (Setting::Shard, "shard", "the slice of the schedule played"),
         (Setting::Dir, "dir", "the run directory"),
+        (Setting::Resume, "resume", "go on with the tournament"),
     ];
 }
 

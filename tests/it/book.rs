@@ -635,7 +635,11 @@ fn engine_errors_are_runtime_failures() {
     // The built-in engine has no MultiPV: --moves engine says so.
     let out = uci960(&["book", "--count", "2", "--plies", "2", "--moves", "engine"]);
     assert_eq!(out.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("MultiPV"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not declare the MultiPV option, which --moves engine needs"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -677,7 +677,10 @@ fn pgn_books_are_counted_and_packaged_like_their_epd_twins() {
         assert_eq!(line(&of_epd), line(&of_pgn), "{of_pgn}");
     }
     assert!(of_pgn.contains("positions        30"), "{of_pgn}");
-    assert!(of_pgn.contains("give --engine to measure them"), "{of_pgn}");
+    assert!(
+        of_pgn.contains("`uci960 book --stats FILE --engine PROGRAM` measures them"),
+        "{of_pgn}"
+    );
     // A game that does not read is named.
     let bad = dir.join("bad.pgn");
     std::fs::write(

@@ -626,7 +626,7 @@ fn crashing_engine_is_restarted_and_the_run_goes_on() {
         report["checks"]["hidden-state"]["reason"]
             .as_str()
             .unwrap()
-            .contains("--fail-fast")
+            .contains("stops at its first engine failure, as asked")
     );
 }
 

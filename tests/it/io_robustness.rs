@@ -460,25 +460,8 @@ fn full_stderr() -> (std::io::PipeReader, std::io::PipeWriter) {
 /// the `isready` after it. The proxy, its engine's pid, its stdin and
 /// stdout (kept: a closed stdout would end the proxy).
 fn one_move_through_a_proxy(flag: &str, stderr: std::io::PipeWriter) -> ProxyAfterAMove {
-    let mock = common::mock_engine();
-    let mut child = Command::new(common::uci960())
-        .args(["proxy", "--", mock.to_str().unwrap(), flag])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .unwrap();
+    let (child, stdin, lines) = common::client::proxy_after_one_move(flag, stderr);
     let engine = engine_of(child.id());
-    let mut stdin = child.stdin.take().unwrap();
-    let lines = common::client::line_reader(child.stdout.take().unwrap());
-    stdin
-        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
-        .unwrap();
-    let said = common::client::lines_before(&lines, "readyok", GUARD);
-    assert!(
-        said.iter().any(|l| l.starts_with("bestmove")),
-        "{flag}: {said:?}"
-    );
     (child, engine, stdin, lines)
 }
 

@@ -138,6 +138,27 @@ fn rolls_2_3_3_2_3_give_the_standard_position() {
     );
 }
 
+/// A physical record the method cannot replay is refused, named by the
+/// flag it came in.
+#[test]
+fn a_record_of_another_method_is_refused_by_its_flag() {
+    for (args, given) in [
+        (["-m", "bag-redraw", "--rolls", "2,3,3,2,3"], "rolls"),
+        (["-m", "die", "--draws", "RBNKQBNR"], "draws"),
+    ] {
+        let out = uci960(&[&["positions"][..], &args].concat());
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!(
+                "{} cannot replay {given}: --rolls goes with die, --draws with bag-redraw and bag-swap",
+                args[1]
+            )),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn replayed_draws_make_the_position_drawn() {
     let lines = stdout_lines(&[

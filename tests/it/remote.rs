@@ -767,3 +767,129 @@ fn a_zero_argument_start_reaches_the_remote_engine_from_the_toml() {
     assert!(server.dir.join("known_hosts").is_file());
     let _ = Path::new(&config);
 }
+
+/// `serve --engine` takes the engine keys of every command (issue 20):
+/// `name=` is what clients ask for, `arg=` and `dir=` reach the engine; the
+/// older `NAME=PROGRAM` still serves, and so does a TOML `[engines.NAME]`
+/// table written with the keys of every config (`program` or `cmd`). Each
+/// is reached through `proxy --remote`, as a GUI would.
+#[test]
+fn served_engines_take_the_engine_keys_of_every_command() {
+    let dir = common::scratch_dir("remote-keys");
+    let mock = common::mock_engine();
+    let config = dir.join("serve.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[engines.table]\nprogram = \"{}\"\nargs = [\"--name=from-table\"]\n",
+            mock.display()
+        ),
+    )
+    .unwrap();
+    let engine_dir = dir.join("engine-dir");
+    std::fs::create_dir(&engine_dir).unwrap();
+    let keyed = [
+        "--engine".to_string(),
+        "name=keyed".to_string(),
+        format!("cmd={}", mock.display()),
+        "arg=--name=from-keys".to_string(),
+        "arg=--pid-log=pids.txt".to_string(),
+        format!("dir={}", engine_dir.display()),
+        "option.Hash=1".to_string(),
+    ];
+    let mut extra: Vec<&str> = keyed.iter().map(String::as_str).collect();
+    let config_arg = config.display().to_string();
+    extra.extend(["--config", &config_arg]);
+    let server = Server::start_in(dir, &[format!("old={}", mock.display())], &extra);
+    let id_name = |engine: &str| {
+        let mut cmd = Command::new(common::uci960());
+        cmd.args(["proxy", "--remote", &server.url(engine), "--token-file"])
+            .arg(server.token_file())
+            .arg("--known-hosts")
+            .arg(server.dir.join("known_hosts"));
+        let mut gui = common::client::Client::spawn(cmd, true, common::client::OnDrop::Kill);
+        gui.send("uci");
+        let lines = gui.until(|l| l == "uciok");
+        gui.send("isready");
+        gui.wait_line("readyok");
+        gui.send("quit");
+        let (status, _, _) = gui.finish();
+        assert_eq!(status.code(), Some(0), "{engine}: {lines:?}");
+        lines
+            .into_iter()
+            .find(|l| l.starts_with("id name"))
+            .unwrap_or_else(|| panic!("{engine}: no id name"))
+    };
+    let keyed = id_name("keyed");
+    assert!(keyed.contains("from-keys"), "{keyed}");
+    assert!(
+        engine_dir.join("pids.txt").is_file(),
+        "dir= is the engine's working folder"
+    );
+    let old = id_name("old");
+    assert!(old.contains("mock_engine"), "{old}");
+    let table = id_name("table");
+    assert!(table.contains("from-table"), "{table}");
+}
+
+/// `uci960 serve` with `args` exits with 2 before it listens; its stderr.
+fn serve_refuses(args: &[String]) -> String {
+    let out = Command::new(common::uci960())
+        .arg("serve")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(!stderr.contains("listening"), "{stderr}");
+    stderr
+}
+
+/// What a served engine cannot be is refused at start, naming the flag
+/// (or the config and table), the token and the reason.
+#[test]
+fn a_served_engine_without_a_name_or_with_a_wrong_key_is_refused() {
+    let mock = common::mock_engine().display().to_string();
+    let engine = |tokens: &str| -> Vec<String> {
+        std::iter::once("--engine".to_string())
+            .chain(tokens.split_whitespace().map(|t| t.replace("MOCK", &mock)))
+            .collect()
+    };
+    let err = serve_refuses(&engine("cmd=MOCK arg=-x"));
+    assert!(
+        err.contains(&format!(
+            "--engine 1 'cmd={mock} arg=-x': a served engine needs name=NAME"
+        )),
+        "{err}"
+    );
+    let mut two = engine("name=a cmd=MOCK");
+    two.extend(engine("name=b cmd=MOCK bogus=1"));
+    let err = serve_refuses(&two);
+    assert!(
+        err.contains("--engine 2 'name=b cmd=") && err.contains("unknown key 'bogus'"),
+        "{err}"
+    );
+    let err = serve_refuses(&engine("name=a cmd=MOCK tc=40/60"));
+    assert!(
+        err.contains("engine 'a': tc does not apply to a served engine")
+            && err.contains("max-search-time"),
+        "{err}"
+    );
+    let err = serve_refuses(&engine("a=MOCK a=MOCK"));
+    assert!(err.contains("unknown key 'a'"), "{err}");
+    let dir = common::scratch_dir("remote-bad-table");
+    let config = dir.join("serve.toml");
+    std::fs::write(&config, "[engines.sf]\ncmd = \"sf\"\ncastles = \"kxr\"\n").unwrap();
+    let err = serve_refuses(&["--config".to_string(), config.display().to_string()]);
+    assert!(
+        err.contains(&format!("config '{}'", config.display()))
+            && err.contains("engine 'sf': castles does not apply to a served engine"),
+        "{err}"
+    );
+    let err = serve_refuses(&[]);
+    assert!(
+        err.contains("no engines to serve: give --engine name=NAME cmd=PROGRAM"),
+        "{err}"
+    );
+}

@@ -152,3 +152,85 @@ fn a_flag_over_a_config_key_is_named_as_the_flag_and_wins() {
         "{err}"
     );
 }
+
+/// `uci960 match` with a config file holding `toml` (when given) and
+/// `args`, run for real (not `--dry-run`): the exit code, stderr, the
+/// config's path and the scratch directory.
+fn run_match(toml: Option<&str>, args: &[&str]) -> (Option<i32>, String, String) {
+    let dir = common::scratch_dir("settings-run");
+    let config = dir.join("match.toml");
+    let mut all = vec!["match".to_string()];
+    if let Some(text) = toml {
+        std::fs::write(&config, text).unwrap();
+        all.extend(["--config".to_string(), config.display().to_string()]);
+    }
+    all.extend(args.iter().map(|a| a.to_string()));
+    let out = Command::new(common::uci960())
+        .args(&all)
+        .output()
+        .expect("uci960 runs");
+    (
+        out.status.code(),
+        stderr(&out),
+        config.display().to_string(),
+    )
+}
+
+/// The hints of a run (resume, the state file, a PGN appended to) name
+/// each setting as the user wrote it: a flag keeps the command line's
+/// wording, a config key is named with its file and line.
+#[test]
+fn run_hints_name_the_flag_or_the_config_key() {
+    let two = [
+        "--engine", "name=a", "depth=1", "--engine", "name=b", "depth=1", "--quiet",
+    ];
+    fn with<'a>(two: &[&'a str], more: &[&'a str]) -> Vec<&'a str> {
+        [two, more].concat()
+    }
+    let (code, err, _) = run_match(None, &with(&two, &["--resume"]));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("cannot resume: --resume needs --pgn FILE or --state FILE"),
+        "{err}"
+    );
+
+    let dir = common::scratch_dir("settings-hints");
+    let state = dir.join("none.state.json");
+    let shown = state.display().to_string();
+    let (code, err, _) = run_match(None, &with(&two, &["--state", &shown, "--resume"]));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "cannot resume: no state file {shown} (it is written next to the PGN, or at --state)"
+        )),
+        "{err}"
+    );
+    let toml = format!("seed = 1\nstate = {:?}\n", shown);
+    let (code, err, path) = run_match(Some(&toml), &with(&two, &["--resume"]));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "no state file {shown} (it is written next to the PGN, or at state (config {path}, line 2))"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("--state"), "no --state was given: {err}");
+
+    // A PGN from the config that already holds games: appended to, and
+    // the note names the one way to resume, the flag.
+    let pgn = dir.join("old.pgn");
+    std::fs::write(&pgn, "[Event \"old\"]\n\n*\n\n").unwrap();
+    let toml = format!(
+        "seed = 1\ngames = 2\npgn = {:?}\n",
+        pgn.display().to_string()
+    );
+    let (code, err, _) = run_match(Some(&toml), &two);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains(&format!(
+            "appending to {} (use --resume to continue a tournament in it)",
+            pgn.display()
+        )),
+        "{err}"
+    );
+}

@@ -559,20 +559,8 @@ fn a_full_stderr_blocks_neither_the_proxy_nor_its_engine() {
         // Blocks once the pipe is full; ends when the test drops `keep`.
         while filler.write_all(&chunk).is_ok() {}
     });
-    let mut child = Command::new(common::uci960())
-        .args(["proxy", "--", &mock(), "--spam-stderr=1048576"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(full)
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let lines = common::client::line_reader(child.stdout.take().unwrap());
-    stdin
-        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
-        .unwrap();
-    let said = common::client::lines_before(&lines, "readyok", GUARD);
-    assert!(said.iter().any(|l| l.starts_with("bestmove")), "{said:?}");
+    let (mut child, mut stdin, _lines) =
+        common::client::proxy_after_one_move("--spam-stderr=1048576", full);
     stdin.write_all(b"quit\n").unwrap();
     drop(stdin);
     let status = wait_exit(&mut child, GUARD).expect("the proxy did not exit");

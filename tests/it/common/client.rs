@@ -255,3 +255,33 @@ pub fn lines_before(
         }
     }
 }
+
+/// A proxy in front of the mock engine (`mock_flag` its one flag) whose
+/// stderr goes to `stderr`, after one `go depth 1` has been answered with a
+/// bestmove: the start of the tests that a full or unread stderr blocks
+/// nothing. Returns the proxy, its stdin and its stdout lines.
+pub fn proxy_after_one_move(
+    mock_flag: &str,
+    stderr: impl Into<Stdio>,
+) -> (Child, ChildStdin, Receiver<(Instant, String)>) {
+    let mut child = Command::new(super::uci960())
+        .args(["proxy", "--"])
+        .arg(super::mock_engine())
+        .arg(mock_flag)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("uci960 proxy starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let lines = line_reader(child.stdout.take().expect("piped stdout"));
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\nisready\n")
+        .expect("the proxy reads its stdin");
+    let said = lines_before(&lines, "readyok", PATIENCE);
+    assert!(
+        said.iter().any(|l| l.starts_with("bestmove")),
+        "{mock_flag}: {said:?}"
+    );
+    (child, stdin, lines)
+}
