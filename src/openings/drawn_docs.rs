@@ -77,3 +77,46 @@ impl Drawn {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::PositionSource;
+
+    /// The CSV of a drawn position: the JSON object's fields, the record's
+    /// commas quoted by the output room.
+    #[test]
+    fn a_row_has_the_json_fields_and_renders_as_csv() {
+        let mut source = PositionSource::new(&"sp:518,0".parse().unwrap(), 0).unwrap();
+        let mut table = Drawn::table();
+        table.push(source.next_position().row());
+        let drawn = source.next_position();
+        table.push(drawn.row());
+        let json = drawn.to_json();
+        assert_eq!(drawn.row()[2], json["fen"].as_str().unwrap());
+        assert_eq!(drawn.row()[3], json["shredder_fen"].as_str().unwrap());
+        let csv = crate::output::csv::render(&table);
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert_eq!(lines[0], "sp,black_sp,fen,shredder_fen,method,record");
+        assert!(
+            lines[1]
+                .starts_with("518,518,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,"),
+            "{csv}"
+        );
+        assert!(lines[2].starts_with("0,0,bbqnnrkr/"), "{csv}");
+        assert_eq!(lines.len(), 4, "{csv}");
+
+        let dfrc = PositionSource::new(&"dfrc".parse().unwrap(), 1)
+            .unwrap()
+            .next_position();
+        let record = dfrc.record.to_string();
+        assert!(record.contains(','), "{record}");
+        let mut table = Drawn::table();
+        table.no_header = true;
+        table.push(dfrc.row());
+        assert!(
+            crate::output::csv::render(&table).ends_with(&format!(",dfrc,\"{record}\"\r\n")),
+            "{record}"
+        );
+    }
+}
