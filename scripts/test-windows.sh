@@ -62,7 +62,7 @@ same_output() {
     status=1
   fi
 }
-for fmt in fen shredder epd sp pgn board json; do
+for fmt in fen shredder epd sp pgn board json csv; do
   same_output positions --method die --seed 1 --count 50 --format "$fmt"
 done
 for m in bag-redraw bag-swap random dfrc "sp:0-959"; do

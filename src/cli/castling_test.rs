@@ -76,7 +76,9 @@ pub struct CastlingTestArgs {
     #[arg(long, value_name = "shredder|xfen", requires = "through_proxy")]
     pub engine_fen: Option<FenFlavour>,
     /// An engine, as in `match`: cmd=PATH [name=NAME] [arg=ARG]... [dir=DIR]
-    /// [option.NAME=VALUE]... [fen=shredder|xfen]. Give it once per engine.
+    /// [option.NAME=VALUE]... [fen=shredder|xfen] [castles=auto|kxr|standard]
+    /// (standard: the suite writes and reads castles as the king's
+    /// two-square move, as the engine declares). Give it once per engine.
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE")]
     pub engine_specs: Vec<String>,
     /// The engine command and its arguments; the built-in engine when
@@ -146,9 +148,21 @@ fn through_proxy(subject: &Subject, engine_fen: Option<FenFlavour>) -> anyhow::R
         args.push("--engine-fen".into());
         args.push(fen.to_string());
     }
-    args.push("--".into());
-    args.push(setup.cmd.program.display().to_string());
-    args.extend(setup.cmd.args.iter().cloned());
+    match setup.castles {
+        // The proxy learns the engine's notation and speaks UCI_Chess960's
+        // to the suite.
+        Some(castles) => {
+            args.push("--engine".into());
+            args.push(format!("program={}", setup.cmd.program.display()));
+            args.extend(setup.cmd.args.iter().map(|a| format!("arg={a}")));
+            args.push(format!("castles={castles}"));
+        }
+        None => {
+            args.push("--".into());
+            args.push(setup.cmd.program.display().to_string());
+            args.extend(setup.cmd.args.iter().cloned());
+        }
+    }
     Ok(Subject {
         spec: EngineSpec {
             cmd: EngineCommand {
@@ -156,6 +170,7 @@ fn through_proxy(subject: &Subject, engine_fen: Option<FenFlavour>) -> anyhow::R
                 args,
                 dir: setup.cmd.dir.clone(),
             },
+            castles: None,
             ..setup.clone()
         },
         search_timeout: subject.search_timeout,
@@ -220,6 +235,9 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
             fen: s.spec.fen,
             skip_dfrc: args.skip_dfrc,
             fail_fast: args.fail_fast,
+            // The engine's `castles=`: the lines the suite writes and the
+            // answers it reads follow it (conformance::speech).
+            castles: s.spec.castling_notation(true),
         };
         let name = (!s.spec.name.is_empty()).then(|| s.spec.name.clone());
         let direct = run_one(s, &options, name.as_deref());
@@ -235,7 +253,12 @@ pub fn run(args: CastlingTestArgs) -> anyhow::Result<ExitCode> {
         if args.through_proxy {
             let proxied_setup = through_proxy(s, args.engine_fen)?;
             let name = name.as_ref().map(|n| format!("{n} (uci960)"));
-            let proxied = run_one(&proxied_setup, &options, name.as_deref());
+            // The proxy speaks UCI_Chess960's notation to the suite.
+            let proxied_options = SuiteOptions {
+                castles: proxied_setup.spec.castling_notation(true),
+                ..options.clone()
+            };
+            let proxied = run_one(&proxied_setup, &proxied_options, name.as_deref());
             if let Some(code) = interrupted() {
                 return Ok(code);
             }

@@ -1,19 +1,20 @@
 //! `uci960 positions`: draw start positions by a method and print them,
-//! each in the format chosen: its documents rendered by the output room
-//! (FEN and EPD fields, a PGN game by the one PGN writer, a diagram, a
-//! JSON line).
+//! each in the format chosen. The documents are the openings room's
+//! ([`Drawn`]: its FENs, SP, PGN game, board card, JSON object, CSV row);
+//! the output room renders them (EPD fields, a PGN game by the one PGN
+//! writer, a JSON line, CSV); this file chooses a format and writes to
+//! stdout.
 
-use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::str::FromStr;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
 
-use crate::game::pgn::{PgnGame, write_game};
+use crate::game::pgn::write_game;
 use crate::notation::fen::FenFlavour;
 use crate::openings::{Drawn, MethodError, MethodSpec, PositionSource, Replayed, replay};
-use crate::output::{board::diagram, emit, epd, json};
+use crate::output::{csv, emit, epd, json};
 use crate::start::method::procedure::split_tokens;
 
 /// How `positions` prints each position.
@@ -35,6 +36,10 @@ pub enum Format {
     Board,
     /// One JSON object a line.
     Json,
+    /// CSV (RFC 4180, CRLF): a header line, then one row a position with
+    /// the JSON object's fields (sp, black_sp, fen, shredder_fen, method,
+    /// record).
+    Csv,
 }
 
 impl FromStr for Format {
@@ -62,14 +67,13 @@ pub struct PositionsArgs {
     /// order drawn, put-back pieces included, e.g. RNBQKBNR.
     #[arg(long)]
     pub draws: Option<String>,
-    /// fen, shredder, epd, sp, pgn, board, json
+    /// fen, shredder, epd, sp, pgn, board, json, csv
     #[arg(long, short, default_value = "fen")]
     pub format: Format,
 }
 
 pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
     let spec: MethodSpec = args.method.parse()?;
-    let mut text = String::with_capacity(1 << 16);
 
     let replayed = match (&args.rolls, &args.draws) {
         (Some(rolls), _) => Some(replayed(&spec, rolls, Replayed::DieRolls)?),
@@ -80,8 +84,9 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
         if args.count != 1 {
             bail!("--rolls and --draws replay exactly one position; drop --count");
         }
-        render(&drawn, args.format, 1, &mut text);
-        emit(&text)?;
+        let mut out = Writer::new(args.format);
+        out.push(&drawn, 1);
+        emit(&out.finish())?;
         return Ok(ExitCode::SUCCESS);
     }
 
@@ -94,16 +99,48 @@ pub fn run(args: PositionsArgs) -> anyhow::Result<ExitCode> {
         super::seed_or_announce(args.seed)
     };
     let mut source = PositionSource::new(&spec, seed)?;
+    let mut out = Writer::new(args.format);
     for index in 1..=args.count {
-        let drawn = source.next_position();
-        render(&drawn, args.format, index as usize, &mut text);
-        if text.len() > 60_000 {
+        out.push(&source.next_position(), index as usize);
+        if let Some(text) = out.take(60_000) {
             emit(&text)?;
-            text.clear();
         }
     }
-    emit(&text)?;
+    emit(&out.finish())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The positions in one format, written out in pieces: each position's
+/// document (the openings room's) rendered by the output room.
+struct Writer {
+    format: Format,
+    text: String,
+}
+
+impl Writer {
+    /// Starts with the CSV header when the format is CSV.
+    fn new(format: Format) -> Writer {
+        let mut text = String::with_capacity(1 << 16);
+        if format == Format::Csv {
+            text.push_str(&csv::render(&Drawn::table()));
+        }
+        Writer { format, text }
+    }
+
+    /// Adds one position; `index` counts from 1 (PGN round numbers).
+    fn push(&mut self, drawn: &Drawn, index: usize) {
+        render(drawn, self.format, index, &mut self.text);
+    }
+
+    /// The text so far, once it holds at least `size` bytes.
+    fn take(&mut self, size: usize) -> Option<String> {
+        (self.text.len() >= size).then(|| std::mem::take(&mut self.text))
+    }
+
+    /// Everything not taken yet.
+    fn finish(self) -> String {
+        self.text
+    }
 }
 
 /// The position a physical draw gives; a method that cannot replay it is
@@ -121,52 +158,26 @@ fn replayed(spec: &MethodSpec, tokens: &str, given: Replayed) -> anyhow::Result<
     })
 }
 
-/// One position in `format`; `index` counts from 1 (PGN round numbers).
-pub fn render(drawn: &Drawn, format: Format, index: usize, out: &mut String) {
+/// One position in `format` (a CSV row without the header, which
+/// [`Writer`] writes first); `index` counts from 1 (PGN round numbers).
+fn render(drawn: &Drawn, format: Format, index: usize, out: &mut String) {
+    let line = |out: &mut String, text: &str| {
+        out.push_str(text);
+        out.push('\n');
+    };
     match format {
-        Format::Fen => {
-            out.push_str(&drawn.fen(FenFlavour::XFen));
-            out.push('\n');
-        }
-        Format::Shredder => {
-            out.push_str(&drawn.fen(FenFlavour::Shredder));
-            out.push('\n');
-        }
+        Format::Fen => line(out, &drawn.fen(FenFlavour::XFen)),
+        Format::Shredder => line(out, &drawn.fen(FenFlavour::Shredder)),
         Format::Epd => epd::Record::start(out, &drawn.position, FenFlavour::XFen).end(),
-        Format::Sp => {
-            out.push_str(&drawn.sp_label());
-            out.push('\n');
-        }
-        Format::Pgn => {
-            // An empty game from the position, with the roster, Variant,
-            // SetUp, FEN and PlyCount tags.
-            let tags = [
-                ("Event", format!("uci960 {} position {index}", drawn.method)),
-                ("Date", "????.??.??".to_string()),
-                ("Round", index.to_string()),
-            ];
-            out.push_str(&write_game(&PgnGame {
-                tags: tags.map(|(n, v)| (n.to_string(), v)).to_vec(),
-                initial: &drawn.position,
-                moves: &[],
-                book_plies: 0,
-                infos: &[],
-                result: "*",
-                final_comment: None,
-            }));
-        }
-        Format::Board => {
-            let _ = writeln!(
-                out,
-                "#{index}  SP {}  method {}",
-                drawn.sp_label(),
-                drawn.method
-            );
-            out.push_str(&diagram(&drawn.position));
-            let _ = writeln!(out, "X-FEN:    {}", drawn.fen(FenFlavour::XFen));
-            let _ = writeln!(out, "Shredder: {}", drawn.fen(FenFlavour::Shredder));
-            let _ = writeln!(out, "record:   {}\n", drawn.record);
-        }
+        Format::Sp => line(out, &drawn.sp_label()),
+        Format::Pgn => out.push_str(&write_game(&drawn.pgn_game(index))),
+        Format::Board => out.push_str(&drawn.board(index)),
         Format::Json => json::line(&drawn.to_json(), out),
+        Format::Csv => {
+            let mut row = Drawn::table();
+            row.no_header = true;
+            row.push(drawn.row());
+            out.push_str(&csv::render(&row));
+        }
     }
 }

@@ -52,6 +52,7 @@ pub enum Diagnosis {
     NoChess960Option,
     KingTwoSquares,
     KingTakesRookWithoutChess960,
+    CastlesNotAsDeclared,
     KeepsLostRights,
     DropsMovesAtCastle,
     MisappliesCastle,
@@ -97,6 +98,9 @@ impl Diagnosis {
             }
             KingTakesRookWithoutChess960 => {
                 "castles written as king takes rook (e1h1) without UCI_Chess960; standard UCI wants the king's two-square move (e1g1)"
+            }
+            CastlesNotAsDeclared => {
+                "castles written as king takes rook (e1h1) although castles=standard declares the king's two-square move (e1g1)"
             }
             KeepsLostRights => {
                 "castling rights kept after the king or rook moved (or the rook was captured)"
@@ -177,6 +181,10 @@ impl Diagnosis {
             KingTakesRookWithoutChess960 => (
                 true,
                 "the proxy translates castles to the GUI's notation (--gui-castling)",
+            ),
+            CastlesNotAsDeclared => (
+                true,
+                "the proxy reads an engine's castles in either notation where unambiguous (--engine castles=)",
             ),
             ShredderFieldMisread => (
                 true,

@@ -133,6 +133,7 @@ mod tests {
         );
         let run = SuiteReport {
             engine: "Alpha".into(),
+            castles: crate::notation::castling::CastlingNotation::KingTakesRook,
             through_proxy: true,
             perft_depth: 3,
             search_depth: 2,

@@ -3,6 +3,15 @@
 //! in Chess960, each failure with the UCI lines that reproduce it and a
 //! diagnosis in a chess programmer's words; JUnit XML for CI and a table
 //! comparing engines (or an engine with and without `uci960 proxy`).
+//!
+//! The suite checks the UCI_Chess960 convention, castles written king
+//! takes rook, unless the user declares the engine's notation otherwise
+//! (`castles=standard` in its `--engine` spec): then every line the suite
+//! writes and every answer it reads goes through [`speech::Speech`] in that
+//! notation, the notation checks do not blame the engine for it, and a
+//! position whose castle that notation cannot write unambiguously is
+//! skipped with the reason, never failed or guessed (docs/CASTLING.md,
+//! "Declared castling notation").
 
 pub mod answer;
 #[cfg(test)]
@@ -21,6 +30,7 @@ pub mod perft_sets;
 pub mod report;
 pub mod rights;
 pub mod sketch;
+pub mod speech;
 pub mod suite;
 mod suite_bestmove;
 mod suite_hidden;

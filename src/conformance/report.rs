@@ -12,7 +12,9 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::diagnosis::{Diagnosis, FailureKind, piece_count};
+use super::speech::Speech;
 use crate::keyword::UnknownWord;
+use crate::notation::castling::CastlingNotation;
 use crate::output::{Column, Table};
 
 /// The checks, in the order they run and are printed.
@@ -211,6 +213,9 @@ pub struct CheckReport {
     pub diagnoses: Vec<Diagnosed>,
     /// Positions left out after the engine failed too often in a row.
     pub not_run: usize,
+    /// Positions skipped because the engine's declared castling notation
+    /// cannot write their castle unambiguously (`castles=standard`).
+    pub skipped: usize,
     /// The label of every failing position (for comparing runs).
     #[serde(skip)]
     pub failed_labels: Vec<String>,
@@ -231,6 +236,7 @@ impl CheckReport {
             kinds: Kinds::default(),
             diagnoses: Vec::new(),
             not_run: 0,
+            skipped: 0,
             failed_labels: Vec::new(),
             note: None,
             seconds: 0.0,
@@ -242,6 +248,8 @@ impl CheckReport {
 #[derive(Debug)]
 pub struct CheckTally {
     report: CheckReport,
+    /// Why the first skipped position was skipped.
+    first_skip: Option<String>,
     dfrc_failures: usize,
     diagnoses: BTreeMap<Diagnosis, Diagnosed>,
 }
@@ -252,6 +260,7 @@ impl CheckTally {
         report.verdict = Verdict::Pass;
         CheckTally {
             report,
+            first_skip: None,
             dfrc_failures: 0,
             diagnoses: BTreeMap::new(),
         }
@@ -306,6 +315,13 @@ impl CheckTally {
         });
     }
 
+    /// A position skipped, neither passed nor failed: its castle cannot
+    /// be written unambiguously in the engine's declared notation.
+    pub fn skip(&mut self, why: impl ToString) {
+        self.report.skipped += 1;
+        self.first_skip.get_or_insert_with(|| why.to_string());
+    }
+
     /// Positions left out (the engine failed too often in a row).
     pub fn not_run(&mut self, positions: usize) {
         self.report.not_run += positions;
@@ -327,6 +343,15 @@ impl CheckTally {
             let n = self.report.not_run;
             self.add_note(format!("{n} positions not run"));
         }
+        let skipped = match (self.report.skipped, self.first_skip.take()) {
+            (0, _) | (_, None) => None,
+            (n, Some(why)) => Some(format!(
+                "{n} positions skipped: their castle has no unambiguous form in the declared notation (first: {why})"
+            )),
+        };
+        if let Some(note) = &skipped {
+            self.add_note(note.clone());
+        }
         if self.report.failures > 0 {
             self.report.verdict = Verdict::Fail;
             if self.dfrc_failures == self.report.failures {
@@ -336,7 +361,8 @@ impl CheckTally {
                 ));
             }
         } else if self.report.positions == 0 && self.report.verdict == Verdict::Pass {
-            self.report.verdict = Verdict::Skip("no position applied".into());
+            self.report.verdict =
+                Verdict::Skip(skipped.unwrap_or_else(|| "no position applied".into()));
         }
         self.report.seconds = seconds;
         self.report
@@ -347,6 +373,10 @@ impl CheckTally {
 #[derive(Clone, Debug, Serialize)]
 pub struct SuiteReport {
     pub engine: String,
+    /// The engine's declared castling notation the run was written and
+    /// read in (king takes rook unless `castles=standard`).
+    #[serde(skip)]
+    pub castles: CastlingNotation,
     /// Run through `uci960 proxy` (`--through-proxy`).
     pub through_proxy: bool,
     pub perft_depth: u32,
@@ -406,11 +436,14 @@ impl SuiteReport {
 
     /// The engine's name, marked when run through the proxy.
     pub fn title(&self) -> String {
-        if self.through_proxy {
-            format!("{} through uci960 proxy", self.engine)
-        } else {
-            self.engine.clone()
+        let mut title = self.engine.clone();
+        if Speech::new(self.castles).adapted() {
+            title.push_str(&format!(" (castles={})", self.castles));
         }
+        if self.through_proxy {
+            title.push_str(" through uci960 proxy");
+        }
+        title
     }
 
     /// JSON with the check names as keys.
@@ -424,6 +457,7 @@ impl SuiteReport {
         }
         serde_json::json!({
             "engine": self.engine,
+            "castles": self.castles.to_string(),
             "through_proxy": self.through_proxy,
             "perft_depth": self.perft_depth,
             "search_depth": self.search_depth,
@@ -438,7 +472,11 @@ impl SuiteReport {
     /// minimal reproducer each.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        out.push_str(&format!("castling-test: {}\n\n", self.title()));
+        out.push_str(&format!("castling-test: {}\n", self.title()));
+        if let Some(header) = Speech::new(self.castles).header() {
+            out.push_str(&format!("{header}\n"));
+        }
+        out.push('\n');
         let mut table = Table::new(vec![
             Column::left("check", 19),
             Column::left("result", 6),
@@ -500,9 +538,14 @@ impl SuiteReport {
             }
         }
         out.push_str(&format!(
-            "\n{} in {:.1} s\n",
+            "\n{} in {:.1} s{}\n",
             if self.failed() { "FAILED" } else { "passed" },
-            self.seconds
+            self.seconds,
+            if Speech::new(self.castles).adapted() {
+                format!(" (castles={}, as declared)", self.castles)
+            } else {
+                String::new()
+            }
         ));
         out
     }
@@ -554,6 +597,7 @@ mod tests {
         );
         let report = SuiteReport {
             engine: "e".into(),
+            castles: CastlingNotation::KingTakesRook,
             through_proxy: false,
             perft_depth: 3,
             search_depth: 3,

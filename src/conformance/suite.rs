@@ -30,11 +30,14 @@ use super::driver::{Driver, DriverError};
 use super::forced::{Crafted, forced_castles};
 use super::hidden_state::{HiddenStateScenario, hidden_state_scenarios};
 use super::moves_list::{MovesListScenario, moves_list_scenarios};
+use super::perft::Divide;
 use super::perft_sets::{Labelled, dfrc_positions, midgame_positions, start_positions};
 use super::report::{CheckName, CheckReport, CheckTally, Failure, SuiteReport};
 use super::rights::{RightsScenario, rights_scenarios};
+use super::speech::{Speech, Unsayable};
 use super::traps::{Trap, traps};
-use crate::notation::fen::{FenFlavour, position_fen};
+use crate::notation::castling::CastlingNotation;
+use crate::notation::fen::FenFlavour;
 
 /// What to run and how hard.
 #[derive(Clone, Debug)]
@@ -52,6 +55,10 @@ pub struct SuiteOptions {
     pub skip_dfrc: bool,
     /// Stop at the first crash, stall or unreadable answer.
     pub fail_fast: bool,
+    /// How the engine writes and reads castles in UCI_Chess960 mode (its
+    /// `castles` setting): king takes rook, the convention the suite
+    /// checks, unless the user declares otherwise (see [`Speech`]).
+    pub castles: CastlingNotation,
 }
 
 pub const DEFAULT_PERFT_DEPTH: u32 = 3;
@@ -71,6 +78,7 @@ impl Default for SuiteOptions {
             fen: FenFlavour::Shredder,
             skip_dfrc: false,
             fail_fast: false,
+            castles: CastlingNotation::KingTakesRook,
         }
     }
 }
@@ -137,18 +145,6 @@ pub(super) fn uci(m: Move) -> String {
     UciMove::from_move(m, CastlingMode::Chess960).to_string()
 }
 
-pub(super) fn position_line(flavour: FenFlavour, start: &Chess, moves: &[Move]) -> String {
-    let mut line = format!("position fen {}", position_fen(start, flavour));
-    if !moves.is_empty() {
-        line.push_str(" moves");
-        for &m in moves {
-            line.push(' ');
-            line.push_str(&uci(m));
-        }
-    }
-    line
-}
-
 /// The run ends here (fail-fast, or the engine cannot be restarted).
 #[derive(Clone, Debug)]
 pub(super) struct Stop(pub String);
@@ -168,6 +164,27 @@ pub(super) struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// How castles are written to this engine and read back.
+    pub fn speech(&self) -> Speech {
+        Speech::new(self.options.castles)
+    }
+
+    /// The `position` line of `start` + `moves` in the run's FEN flavour,
+    /// castles in the engine's notation ([`Speech::line`]).
+    pub fn line(&self, start: &Chess, moves: &[Move]) -> Result<String, Unsayable> {
+        self.speech().line(self.options.fen, start, moves)
+    }
+
+    /// The same line in `flavour` (the probes that change the flavour).
+    pub fn line_in(
+        &self,
+        flavour: FenFlavour,
+        start: &Chess,
+        moves: &[Move],
+    ) -> Result<String, Unsayable> {
+        self.speech().line(flavour, start, moves)
+    }
+
     pub fn tick(&mut self) {
         self.done += 1;
         (self.progress)(SuiteProgress {
@@ -239,6 +256,21 @@ impl Run<'_> {
                 Err(err)
             }
         }
+    }
+
+    /// `go perft depth` on `line`, which reaches `pos`: the engine's divide
+    /// with its castles as king takes rook ([`Speech::divide`]), as
+    /// shakmaty's reference writes them. The caller has checked that the
+    /// divide of `pos` is readable ([`Speech::readable`]).
+    pub fn divide(
+        &mut self,
+        line: &str,
+        pos: &Chess,
+        depth: u32,
+    ) -> Result<Option<Divide>, DriverError> {
+        let speech = self.speech();
+        self.engine(|d| d.perft(line, depth))
+            .map(|divide| divide.map(|d| speech.divide(pos, d)))
     }
 
     /// `ucinewgame`, `position`, `go depth N`: the engine's bestmove. A
@@ -453,6 +485,7 @@ fn finished(
     checks.sort_by_key(|r| r.check);
     SuiteReport {
         engine,
+        castles: options.castles,
         through_proxy: false,
         perft_depth: options.perft_depth,
         search_depth: options.search_depth,

@@ -16,7 +16,7 @@ use super::perft::reference_divide;
 use super::report::{CheckName, CheckReport, CheckTally, Failure, Verdict};
 use super::rights::{RightsScenario, play_all as replay};
 use super::sketch::{castle_is_only_mate, castle_is_only_move};
-use super::suite::{Run, position_line, uci};
+use super::suite::{Run, uci};
 use super::suite_perft::{Level, analyse};
 use crate::notation::fen::{FenFlavour, position_fen};
 
@@ -40,11 +40,11 @@ impl Run<'_> {
             FenFlavour::Shredder if files_differ(start) => {
                 let stripped = rights_of_only(start, end.turn())?;
                 let end = replay(&stripped)?;
-                let line = position_line(FenFlavour::Shredder, &stripped, moves);
+                let line = self.line_in(FenFlavour::Shredder, &stripped, moves).ok()?;
                 Some((Diagnosis::ShredderFieldMisread, line, end))
             }
             FenFlavour::XFen if xfen_misreadable(start) => {
-                let line = position_line(FenFlavour::Shredder, start, moves);
+                let line = self.line_in(FenFlavour::Shredder, start, moves).ok()?;
                 Some((Diagnosis::XfenAmbiguityMisread, line, end))
             }
             _ => None,
@@ -79,7 +79,7 @@ impl Run<'_> {
         expect: Expect,
         answer: &str,
     ) -> Option<Diagnosis> {
-        let before = position_line(self.options.fen, start, moves);
+        let before = self.line(start, moves).ok()?;
         // A castle played with the rook that has the right was read right.
         let right_read = causes::castle_named(end, answer).is_some_and(|c| {
             CastleSquares::of(c).is_some_and(|sq| end.castles().castling_rights().contains(sq.rook))
@@ -87,20 +87,18 @@ impl Run<'_> {
         if !right_read
             && let Some(probe) = causes::without_outer_rooks(start, end.turn())
             && let Some(probe_end) = replay(&probe, moves)
+            && let Ok(line) = self.line(&probe, moves)
+            && self.answered_right(&line, &probe_end, expect, &before, end)
         {
-            let line = position_line(self.options.fen, &probe, moves);
-            if self.answered_right(&line, &probe_end, expect, &before, end) {
-                return Some(Diagnosis::InnerRookRightMisread);
-            }
+            return Some(Diagnosis::InnerRookRightMisread);
         }
         if let Expect::Castle(castle) = expect
             && causes::rook_attacked(end, castle)
             && let Some(probe) = causes::without_rook_attackers(end, castle)
+            && let Ok(line) = self.line(&probe, &[])
+            && self.answered_right(&line, &probe, expect, &before, end)
         {
-            let line = position_line(self.options.fen, &probe, &[]);
-            if self.answered_right(&line, &probe, expect, &before, end) {
-                return Some(Diagnosis::RefusesCastleWithAttackedRook);
-            }
+            return Some(Diagnosis::RefusesCastleWithAttackedRook);
         }
         None
     }
@@ -121,11 +119,14 @@ impl Run<'_> {
         if !self.has_perft {
             return false;
         }
-        let agrees = |run: &mut Self, line: &str, pos: &Chess| match run
-            .engine(|d| d.perft(line, 1))
-        {
-            Ok(Some(divide)) => analyse(pos, &reference_divide(pos, 1), &divide) == Level::Agrees,
-            _ => false,
+        let agrees = |run: &mut Self, line: &str, pos: &Chess| {
+            run.speech().readable(pos).is_ok()
+                && match run.divide(line, pos, 1) {
+                    Ok(Some(divide)) => {
+                        analyse(pos, &reference_divide(pos, 1), &divide) == Level::Agrees
+                    }
+                    _ => false,
+                }
         };
         !agrees(self, before, end) && agrees(self, line, probe)
     }
@@ -143,6 +144,8 @@ impl Run<'_> {
         answer: &str,
         fallback: Diagnosis,
     ) -> Diagnosis {
+        // The causes read castles king-takes-rook.
+        let answer = &self.speech().as_kxr(end, answer);
         if let Some(d) = self.confirm_misread(start, moves, |a| expect.met(end, a)) {
             return d;
         }
@@ -176,7 +179,18 @@ impl Run<'_> {
                 left = forced.len() - i;
                 break;
             }
-            let position = position_line(self.options.fen, &c.position, &[]);
+            let speech = self.speech();
+            let (Ok(position), Ok(castle)) = (
+                self.line(&c.position, &[]),
+                speech.castle(&c.position, c.castle),
+            ) else {
+                if let Err(why) = speech.castle(&c.position, c.castle) {
+                    found.skip(&why);
+                    notation.skip(&why);
+                }
+                self.tick();
+                continue;
+            };
             let fen = position_fen(&c.position, self.options.fen);
             let reproduce = self.reproduce(&position, &self.go());
             let answer = match self.ask(&position) {
@@ -196,12 +210,13 @@ impl Run<'_> {
                 Failure::wrong(c.label(), fen.clone(), reproduce.clone(), expected, got)
             };
             match classify(&c.position, c.castle, &answer) {
-                Answer::CastleKxR => {
+                Answer::CastleKxR | Answer::CastleKingSquares if answer == castle => {
                     found.pass();
                     notation.pass();
                 }
                 Answer::CastleKingSquares
-                    if is_legal(&c.position, &standard)
+                    if !speech.adapted()
+                        && is_legal(&c.position, &standard)
                         && self
                             .confirm_misread(&c.position, &[], |a| a == kxr)
                             .is_some() =>
@@ -218,24 +233,24 @@ impl Run<'_> {
                         c.dfrc,
                     );
                 }
-                Answer::CastleKingSquares => {
+                Answer::CastleKxR | Answer::CastleKingSquares => {
                     found.pass();
                     // Written right once the engine reads the field right:
                     // the misread field, not the notation, is the bug.
                     let d = self
-                        .confirm_misread(&c.position, &[], |a| a == kxr)
-                        .unwrap_or(Diagnosis::KingTwoSquares);
+                        .confirm_misread(&c.position, &[], |a| a == castle)
+                        .unwrap_or(speech.other_notation());
                     notation.fail_dfrc(
                         failure(
-                            format!("{kxr} (king takes own rook)"),
-                            format!("{answer} (king's destination square: standard-UCI notation, not Chess960)"),
+                            format!("{castle} ({})", speech.expected_text()),
+                            format!("{answer} ({})", speech.other_notation_text()),
                         )
                         .diagnosed(d),
                         c.dfrc,
                     );
                 }
                 Answer::OtherLegal(mv) | Answer::Illegal(mv) => {
-                    let legal = is_legal(&c.position, &mv);
+                    let legal = speech.is_legal(&c.position, &mv);
                     let d = self.name_answer(
                         &c.position,
                         &[],
@@ -256,7 +271,7 @@ impl Run<'_> {
                         )
                     };
                     found.fail_dfrc(
-                        failure(format!("{kxr}, the castle ({why})"), got).diagnosed(d),
+                        failure(format!("{castle}, the castle ({why})"), got).diagnosed(d),
                         c.dfrc,
                     );
                 }
@@ -282,7 +297,20 @@ impl Run<'_> {
                 left = scenarios.len() - i;
                 break;
             }
-            let position = position_line(self.options.fen, &s.start, &s.moves);
+            let speech = self.speech();
+            let sayable = self.line(&s.start, &s.moves).and_then(|line| {
+                speech.castle(&s.end, s.lost)?;
+                speech.readable(&s.end)?;
+                Ok(line)
+            });
+            let position = match sayable {
+                Ok(line) => line,
+                Err(why) => {
+                    tally.skip(why);
+                    self.tick();
+                    continue;
+                }
+            };
             let fen = position_fen(&s.start, self.options.fen);
             let (kxr, standard) = castle_notations(s.lost);
             let dfrc = s.label.ends_with("dfrc");
@@ -345,7 +373,7 @@ impl Run<'_> {
             if perft {
                 let go = "go perft 1";
                 let reference = reference_divide(&s.end, 1);
-                match self.engine(|d| d.perft(&position, 1)) {
+                match self.divide(&position, &s.end, 1) {
                     Err(err) => {
                         let f = self.engine_failure(
                             &s.label,
@@ -406,7 +434,14 @@ impl Run<'_> {
                 left = scenarios.len() - i;
                 break;
             }
-            let position = position_line(self.options.fen, &s.start, &s.moves);
+            let position = match self.line(&s.start, &s.moves) {
+                Ok(line) => line,
+                Err(why) => {
+                    tally.skip(why);
+                    self.tick();
+                    continue;
+                }
+            };
             let fen = position_fen(&s.start, self.options.fen);
             let reproduce = self.reproduce(&position, &self.go());
             let answer = match self.ask(&position) {
@@ -425,7 +460,7 @@ impl Run<'_> {
                     self.confirm_misread(&s.start, &s.moves, |a| is_legal_any_notation(&s.end, a));
                 let (got, d) = if let Some(d) = misread {
                     (format!("{answer} (not a legal move)"), d)
-                } else if is_legal(&s.dropped, &answer) {
+                } else if self.speech().is_legal(&s.dropped, &answer) {
                     (
                         format!(
                             "{answer}: legal only in the position before {castle}; the castle and the moves after it were dropped"

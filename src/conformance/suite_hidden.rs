@@ -8,7 +8,7 @@ use super::answer::castle_notations;
 use super::diagnosis::Diagnosis;
 use super::hidden_state::HiddenStateScenario;
 use super::report::{CheckName, CheckReport, Failure};
-use super::suite::{Run, position_line};
+use super::suite::Run;
 use crate::notation::fen::position_fen;
 
 impl Run<'_> {
@@ -22,8 +22,23 @@ impl Run<'_> {
                 break;
             }
             let fen = self.options.fen;
-            let target = position_line(fen, &s.target.position, &[]);
-            let before = position_line(fen, &s.before_start, &s.before_moves);
+            let lines = self
+                .speech()
+                .castle(&s.target.position, s.target.castle)
+                .and_then(|_| {
+                    Ok((
+                        self.line(&s.target.position, &[])?,
+                        self.line(&s.before_start, &s.before_moves)?,
+                    ))
+                });
+            let (target, before) = match lines {
+                Ok(both) => both,
+                Err(why) => {
+                    tally.skip(why);
+                    self.tick();
+                    continue;
+                }
+            };
             let go = self.go();
             let (kxr, standard) = castle_notations(s.target.castle);
             let castles = |a: &str| a == kxr || a == standard;

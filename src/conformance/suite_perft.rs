@@ -19,7 +19,7 @@ use super::driver::DriverError;
 use super::perft::{Divide, compare, reference_divide};
 use super::perft_sets::Labelled;
 use super::report::{CheckName, CheckReport, Failure};
-use super::suite::{Run, position_line};
+use super::suite::Run;
 use crate::notation::fen::position_fen;
 
 /// What one level of a divide comparison says.
@@ -167,7 +167,7 @@ impl Run<'_> {
         let probe = material
             .starts
             .first()
-            .map(|l| position_line(self.options.fen, &l.position, &[]))
+            .and_then(|l| self.line(&l.position, &[]).ok())
             .unwrap_or_else(|| "position startpos".into());
         match self.engine(|d| d.perft(&probe, 1)) {
             Ok(Some(_)) => Ok(()),
@@ -187,10 +187,21 @@ impl Run<'_> {
                 left = positions.len() - i;
                 break;
             }
-            let position = position_line(self.options.fen, &l.position, &[]);
+            let readable = self.speech().readable(&l.position);
+            let position = match self.line(&l.position, &[]).and_then(|line| {
+                readable?;
+                Ok(line)
+            }) {
+                Ok(line) => line,
+                Err(why) => {
+                    tally.skip(why);
+                    self.tick();
+                    continue;
+                }
+            };
             let fen = position_fen(&l.position, self.options.fen);
             let t = Instant::now();
-            let answer = self.engine(|d| d.perft(&position, depth));
+            let answer = self.divide(&position, &l.position, depth);
             engine_secs += t.elapsed().as_secs_f64();
             let t = Instant::now();
             let reference = reference_divide(&l.position, depth);
@@ -240,9 +251,22 @@ impl Run<'_> {
                     path.push(mv);
                     pos.play_unchecked(mv);
                     depth -= 1;
-                    let position = position_line(self.options.fen, &l.position, &path);
+                    let readable = self.speech().readable(&pos);
+                    let position = match self.line(&l.position, &path).and_then(|line| {
+                        readable?;
+                        Ok(line)
+                    }) {
+                        Ok(line) => line,
+                        // The declared notation cannot go on: the failure
+                        // stays at this level, undiagnosed, not guessed.
+                        Err(why) => {
+                            failure.got =
+                                format!("{}; the drill-down stops here: {why}", failure.got);
+                            return failure;
+                        }
+                    };
                     let go = format!("go perft {depth}");
-                    let divide = match self.engine(|d| d.perft(&position, depth)) {
+                    let divide = match self.divide(&position, &pos, depth) {
                         Ok(Some(divide)) => divide,
                         // The engine gave up on the deeper query: keep the
                         // level above, named by how the engine failed.
@@ -286,7 +310,8 @@ impl Run<'_> {
     /// misread; the diagnosis it confirms when the engine then agrees.
     fn confirm_perft_misread(&mut self, root: &Chess, path: &[Move]) -> Option<Diagnosis> {
         let (diagnosis, position, probe) = self.field_probe(root, path)?;
-        let answer = self.engine(|d| d.perft(&position, 1)).ok()??;
+        self.speech().readable(&probe).ok()?;
+        let answer = self.divide(&position, &probe, 1).ok()??;
         (analyse(&probe, &reference_divide(&probe, 1), &answer) == Level::Agrees)
             .then_some(diagnosis)
     }
@@ -326,21 +351,25 @@ impl Run<'_> {
                 .find(|m| m.is_castle() && super::suite::uci(*m) == mv)
             && causes::rook_attacked(pos, castle)
             && let Some(probe) = causes::without_rook_attackers(pos, castle)
+            && self.speech().readable(&probe).is_ok()
+            && let Ok(line) = self.line(&probe, &[])
+            && let Ok(Some(divide)) = self.divide(&line, &probe, 1)
+            && divide.moves.contains_key(mv)
         {
-            let line = position_line(self.options.fen, &probe, &[]);
-            if let Ok(Some(divide)) = self.engine(|d| d.perft(&line, 1))
-                && divide.moves.contains_key(mv)
-            {
-                return Diagnosis::RefusesCastleWithAttackedRook;
-            }
+            return Diagnosis::RefusesCastleWithAttackedRook;
         }
         found
     }
 
     /// `go perft 1` on `pos` (given as a FEN) agrees with shakmaty.
     pub(super) fn perft_agrees(&mut self, pos: &Chess) -> bool {
-        let line = position_line(self.options.fen, pos, &[]);
-        match self.engine(|d| d.perft(&line, 1)) {
+        if self.speech().readable(pos).is_err() {
+            return false;
+        }
+        let Ok(line) = self.line(pos, &[]) else {
+            return false;
+        };
+        match self.divide(&line, pos, 1) {
             Ok(Some(divide)) => analyse(pos, &reference_divide(pos, 1), &divide) == Level::Agrees,
             _ => false,
         }

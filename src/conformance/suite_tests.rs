@@ -15,6 +15,7 @@ fn material_and_options() -> (Material, SuiteOptions) {
         fen: crate::notation::fen::FenFlavour::Shredder,
         skip_dfrc: false,
         fail_fast: false,
+        castles: crate::notation::castling::CastlingNotation::KingTakesRook,
     };
     let mut material = Material::generate(&options);
     // Keep the unit test quick: a slice of each perft set.
@@ -236,7 +237,7 @@ fn crashes_are_counted_and_the_run_goes_on() {
     assert!(forced.not_run > 0);
     assert!(matches!(
         &report.check(CheckName::MovesListCastle).unwrap().verdict,
-        Verdict::Skip(r) if r.contains("fail-fast")
+        Verdict::Skip(r) if r.contains("stops at its first engine failure")
     ));
 }
 
@@ -311,4 +312,66 @@ fn every_failure_carries_a_diagnosis() {
     ] {
         assert_every_failure_diagnosed(&run_bug(bug));
     }
+}
+
+fn run_declared(bug: Bug, castles: crate::notation::castling::CastlingNotation) -> SuiteReport {
+    let (material, mut options) = material_and_options();
+    options.castles = castles;
+    let mut engine = TestEngine::new(bug);
+    run(&mut engine, &material, &options, &mut |_| {})
+}
+
+/// An engine that writes and reads castles as the king's two-square move,
+/// declared so (`castles=standard`): the suite speaks its notation, the
+/// notation checks no longer blame it, and the positions whose castle has
+/// no unambiguous form that way are skipped with the reason, never failed.
+#[test]
+fn declared_standard_notation_is_spoken_and_not_blamed() {
+    use crate::notation::castling::CastlingNotation::KingTwoSquares;
+    let report = run_declared(Bug::KingSquares, KingTwoSquares);
+    assert!(!report.failed(), "{}", report.render());
+    assert!(diagnoses(&report).is_empty(), "{}", report.render());
+    let notation = report.check(CheckName::CastleNotation).unwrap();
+    assert_eq!(notation.verdict, Verdict::Pass, "{}", report.render());
+    assert!(notation.positions > 0 && notation.skipped > 0);
+    assert!(
+        notation
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("positions skipped") && n.contains("castles=standard")),
+        "{:?}",
+        notation.note
+    );
+    // The moves lists went out in the engine's notation and were read.
+    let moves = report.check(CheckName::MovesListCastle).unwrap();
+    assert!(moves.positions > 0, "{}", report.render());
+    let text = report.render();
+    assert!(text.contains("(castles=standard)"), "{text}");
+    assert!(
+        text.contains("castles sent and read as the king's two-square move"),
+        "{text}"
+    );
+    assert_eq!(report.to_json()["castles"], "standard");
+    // Undeclared, the same engine is the notation bug.
+    let undeclared = run_bug(Bug::KingSquares);
+    assert_eq!(diagnoses(&undeclared), [Diagnosis::KingTwoSquares]);
+}
+
+/// Declared standard, an engine that writes king takes rook after all is
+/// the deviation from the declaration, not `king-two-squares`.
+#[test]
+fn king_takes_rook_against_a_standard_declaration_is_named_so() {
+    use crate::notation::castling::CastlingNotation::KingTwoSquares;
+    let report = run_declared(Bug::None, KingTwoSquares);
+    let notation = report.check(CheckName::CastleNotation).unwrap();
+    assert_eq!(notation.verdict, Verdict::Fail, "{}", report.render());
+    assert!(
+        notation
+            .diagnoses
+            .iter()
+            .all(|d| d.diagnosis == Diagnosis::CastlesNotAsDeclared),
+        "{}",
+        report.render()
+    );
+    assert!(!diagnoses(&report).contains(&Diagnosis::KingTwoSquares));
 }

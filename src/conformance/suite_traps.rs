@@ -11,7 +11,7 @@ use super::answer::{castle_notations, is_legal_any_notation};
 use super::diagnosis::Diagnosis;
 use super::perft::reference_divide;
 use super::report::{CheckName, CheckReport, Failure};
-use super::suite::{Run, position_line};
+use super::suite::Run;
 use super::suite_bestmove::Expect;
 use super::suite_perft::{Level, analyse};
 use super::traps::{Trap, TrapKind};
@@ -26,7 +26,21 @@ impl Run<'_> {
                 left = traps.len() - i;
                 break;
             }
-            let position = position_line(self.options.fen, &t.position, &[]);
+            // The trap's castle and every legal castle of the position
+            // (for the divide) must have their form in the engine's notation.
+            let speech = self.speech();
+            let sayable = speech.castle(&t.position, t.castle).and_then(|said| {
+                speech.readable(&t.position)?;
+                Ok((said, self.line(&t.position, &[])?))
+            });
+            let (said, position) = match sayable {
+                Ok(both) => both,
+                Err(why) => {
+                    tally.skip(why);
+                    self.tick();
+                    continue;
+                }
+            };
             let fen = position_fen(&t.position, self.options.fen);
             let label = t.label();
             let (kxr, standard) = castle_notations(t.castle);
@@ -38,16 +52,16 @@ impl Run<'_> {
             };
             let expected = match t.kind {
                 TrapKind::ThroughRookSquare => format!(
-                    "any legal move but {kxr}: the king would stand in check once the rook has left its square"
+                    "any legal move but {said}: the king would stand in check once the rook has left its square"
                 ),
                 TrapKind::OuterRight => format!(
-                    "any legal move but {kxr}: the right is the outer rook's, and the inner rook blocks it"
+                    "any legal move but {said}: the right is the outer rook's, and the inner rook blocks it"
                 ),
                 TrapKind::AttackedRook => {
-                    format!("{kxr}, the castle (forced; legal although the rook stands attacked)")
+                    format!("{said}, the castle (forced; legal although the rook stands attacked)")
                 }
                 TrapKind::InnerRight => {
-                    format!("{kxr}, the castle (forced; the right is the inner rook's)")
+                    format!("{said}, the castle (forced; the right is the inner rook's)")
                 }
             };
             match self.ask(&position) {
@@ -106,7 +120,7 @@ impl Run<'_> {
                         got,
                     )
                 };
-                match self.engine(|d| d.perft(&position, 1)) {
+                match self.divide(&position, &t.position, 1) {
                     Err(err) => {
                         let f = self.engine_failure(
                             &label,

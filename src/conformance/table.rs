@@ -102,6 +102,12 @@ pub fn proxy_effect(direct: Option<&CheckReport>, proxied: Option<&CheckReport>)
         (Verdict::Pass, Verdict::Pass) => ProxyEffect::BothPass,
         (Verdict::Fail, Verdict::Pass) => ProxyEffect::Repaired,
         (Verdict::Fail, Verdict::Fail) => ProxyEffect::NotRepaired(why_not(p)),
+        // The direct run could not ask what the declared notation cannot
+        // write: a failure through the proxy may be one of those positions.
+        (Verdict::Pass, Verdict::Fail) if d.skipped > 0 => ProxyEffect::Other(format!(
+            "passes direct with {} positions skipped (declared castling notation); fails through the proxy",
+            d.skipped
+        )),
         (Verdict::Pass, Verdict::Fail) => ProxyEffect::Broken,
         (Verdict::Fail, Verdict::Skip(why)) => {
             ProxyEffect::Other(format!("fails direct, skipped through the proxy ({why})"))
@@ -165,6 +171,7 @@ mod tests {
         }
         SuiteReport {
             engine: engine.into(),
+            castles: crate::notation::castling::CastlingNotation::KingTakesRook,
             through_proxy: false,
             perft_depth: 3,
             search_depth: 3,

@@ -6,7 +6,9 @@
 //! | what | where |
 //! |---|---|
 //! | what the user names (`die`, `sp:N`, `book:PATH`, `all`, …) | [`spec`] |
+//! | a method's exact law and Monte Carlo test as documents (`analyze`) | [`analysis`] |
 //! | a stream of start positions with their record (methods, fixed lists, book positions, complete sets) | [`source`] |
+//! | a drawn position's documents (`positions`: PGN game, board card, CSV row; JSON in [`source`]) | `drawn_docs.rs` (methods of [`Drawn`]) |
 //! | book files: formats, `--openings` settings, reading a whole book | [`book`] over [`epd`] and [`pgn`], with [`entry`] and the typed errors of [`error`] |
 //! | a tournament's openings (generated or from a book, plus random plies) | [`stream`] |
 //! | the one shuffle | [`shuffle`] |
@@ -16,9 +18,13 @@
 //! The back ranks themselves are drawn one floor down, by
 //! [`crate::start::method`]. Engine plies need an engine: this room uses
 //! [`crate::engines`] (same floor, below no application) to start it, and
-//! the book above only filters and writes what comes out.
+//! the book above only filters and writes what comes out. The documents of
+//! `positions` and `analyze` are built here, over [`crate::output`]'s
+//! neutral ones (same floor; output imports nothing of this room).
 
+pub mod analysis;
 pub mod book;
+mod drawn_docs;
 pub mod engine_plies;
 pub mod entry;
 pub mod epd;

@@ -255,7 +255,7 @@ fn chi_square_rejects_a_wrong_law() {
     // bag-swap samples against the uniform law must fail the test: draw
     // positions, then test them with the `random` law via the library.
     let swap: uci960::openings::MethodSpec = "bag-swap".parse().unwrap();
-    let counts = uci960::cli::analyze::monte_carlo(&swap, 200_000, 7).unwrap();
+    let counts = uci960::openings::analysis::monte_carlo(&swap, 200_000, 7).unwrap();
     let uniform = "random"
         .parse::<uci960::openings::MethodSpec>()
         .unwrap()

@@ -749,3 +749,139 @@ fn usage_errors_exit_2_and_engines_that_cannot_start_exit_3() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start engine"));
 }
+
+/// An engine that writes and reads castles as the king's two-square move
+/// in UCI_Chess960 mode (the mock's `--king-two-squares-perft`), in one
+/// run of three columns: undeclared it is the notation bug; declared
+/// (`castles=standard`) the suite speaks its notation, every notation
+/// check passes or skips the positions that notation cannot write, and
+/// the report says the run was adapted; declared, a real bug beside it
+/// (`--keeps-rights`) still fails, named by its own diagnosis.
+#[test]
+fn declared_standard_castles_are_spoken_and_a_real_bug_still_fails() {
+    let mock = common::mock_engine();
+    let mock = mock.to_str().unwrap();
+    let args: Vec<String> = [
+        "--depth",
+        "2",
+        "--engine",
+        &format!("cmd={mock}"),
+        "arg=--king-two-squares-perft",
+        "name=undeclared",
+        "--engine",
+        &format!("cmd={mock}"),
+        "arg=--king-two-squares-perft",
+        "castles=standard",
+        "name=declared",
+        "--engine",
+        &format!("cmd={mock}"),
+        "arg=--king-two-squares-perft",
+        "arg=--keeps-rights",
+        "castles=standard",
+        "name=keeps",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (out, json) = run_args(&args, "declared-standard");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let runs = json["runs"].as_array().expect("three runs");
+    let (undeclared, declared, keeps) = (&runs[0], &runs[1], &runs[2]);
+
+    assert_eq!(undeclared["castles"], "kxr");
+    assert_eq!(result(undeclared, "castle-notation"), "fail");
+    assert_eq!(
+        diagnoses(undeclared),
+        ["king-two-squares"],
+        "{}",
+        text(&out)
+    );
+
+    assert_eq!(declared["castles"], "standard");
+    assert_eq!(declared["passed"], true, "{}", text(&out));
+    assert!(diagnoses(declared).is_empty(), "{}", text(&out));
+    for check in CHECKS {
+        assert_ne!(result(declared, check), "fail", "{check}: {}", text(&out));
+    }
+    assert_eq!(
+        result(declared, "castle-notation"),
+        "pass",
+        "{}",
+        text(&out)
+    );
+    let notation = &declared["checks"]["castle-notation"];
+    assert!(notation["positions"].as_u64().unwrap() > 0, "{notation}");
+    assert!(notation["skipped"].as_u64().unwrap() > 0, "{notation}");
+    assert!(
+        notation["note"]
+            .as_str()
+            .unwrap()
+            .contains("positions skipped"),
+        "{notation}"
+    );
+    assert_eq!(
+        result(declared, "moves-list-castle"),
+        "pass",
+        "{}",
+        text(&out)
+    );
+    assert_eq!(result(declared, "perft-midgame"), "pass", "{}", text(&out));
+
+    assert_eq!(result(keeps, "rights-tracking"), "fail", "{}", text(&out));
+    assert_eq!(diagnoses(keeps), ["keeps-lost-rights"], "{}", text(&out));
+    assert_eq!(result(keeps, "castle-notation"), "pass", "{}", text(&out));
+    assert_every_failure_named(keeps, "keeps");
+
+    let all = text(&out);
+    assert!(
+        all.contains("castling-test: declared (castles=standard)"),
+        "{all}"
+    );
+    assert!(
+        all.contains("castles sent and read as the king's two-square move"),
+        "{all}"
+    );
+    assert!(all.contains("(castles=standard, as declared)"), "{all}");
+}
+
+/// `castles=kxr` is what `auto` means for an engine in UCI_Chess960 mode:
+/// Stockfish gets the same verdicts, position counts and failures either
+/// way.
+#[test]
+fn stockfish_with_castles_kxr_gets_the_default_verdicts() {
+    let Some(sf) = common::require_engine("stockfish") else {
+        return;
+    };
+    let sf = sf.to_str().unwrap();
+    let args: Vec<String> = [
+        "--depth",
+        "2",
+        "--engine",
+        &format!("cmd={sf}"),
+        "name=auto",
+        "--engine",
+        &format!("cmd={sf}"),
+        "castles=kxr",
+        "name=kxr",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (out, json) = run_args(&args, "stockfish-kxr");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let runs = json["runs"].as_array().expect("two runs");
+    for check in CHECKS {
+        for field in ["result", "positions", "failures", "skipped"] {
+            assert_eq!(
+                runs[0]["checks"][check][field],
+                runs[1]["checks"][check][field],
+                "{check} {field}: {}",
+                text(&out)
+            );
+        }
+        assert_eq!(result(&runs[0], check), "pass", "{check}: {}", text(&out));
+    }
+    assert_eq!(runs[0]["castles"], "kxr");
+    assert_eq!(runs[1]["castles"], "kxr");
+    assert!(!text(&out).contains("castles=kxr"), "{}", text(&out));
+}

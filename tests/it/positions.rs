@@ -553,3 +553,58 @@ fn bad_input_exits_2_and_names_the_problem() {
     );
     expect_usage_error(&["analyze", "-m", &arg], "no distribution");
 }
+
+/// `--format csv`: read back by python's csv module (RFC 4180, CRLF, the
+/// record's commas quoted), each row's FENs are a legal Chess960 position
+/// whose SPs, X-FEN and Shredder-FEN agree with shakmaty and with `show`.
+#[test]
+fn csv_reads_back_and_every_fen_is_the_shown_position() {
+    let Some(python) = common::require_python_chess() else {
+        return;
+    };
+    let read_back = r#"
+import csv, io, json, sys
+print(json.dumps(list(csv.DictReader(io.StringIO(sys.stdin.read(), newline="")))))
+"#;
+    for (args, count) in [
+        (&["-m", "dfrc", "-n", "30", "-s", "5"][..], 30),
+        (&["-m", "bag-swap", "-n", "30", "-s", "6"], 30),
+        (&["-m", "die", "--rolls", "2,3,3,2,3"], 1),
+    ] {
+        let out = uci960(&[&["positions"][..], args, &["-f", "csv"]].concat());
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.starts_with("sp,black_sp,fen,shredder_fen,method,record\r\n"),
+            "{text}"
+        );
+        let py = common::run_python(&python, read_back, &text);
+        assert!(
+            py.status.success(),
+            "{}",
+            String::from_utf8_lossy(&py.stderr)
+        );
+        let rows: Vec<HashMap<String, String>> = serde_json::from_slice(&py.stdout).unwrap();
+        assert_eq!(rows.len(), count, "{text}");
+        for row in &rows {
+            let pos = chess960(&row["fen"]);
+            let sp = uci960::start::StartPosition::from_chess(&pos).unwrap();
+            assert_eq!(row["sp"], sp.white.sp().to_string(), "{row:?}");
+            assert_eq!(row["black_sp"], sp.black.sp().to_string(), "{row:?}");
+            assert_eq!(row["method"], args[1], "{row:?}");
+            let shown = stdout_lines(&["show", &row["fen"]]);
+            assert!(
+                shown.contains(&format!("X-FEN:    {}", row["fen"])),
+                "{shown:?}"
+            );
+            assert!(
+                shown.contains(&format!("Shredder: {}", row["shredder_fen"])),
+                "{shown:?}"
+            );
+        }
+        if args[1] == "die" {
+            assert_eq!(rows[0]["record"], "rolls 2,3,3,2,3");
+            assert_eq!(rows[0]["sp"], "518");
+        }
+    }
+}
