@@ -322,7 +322,7 @@ fn write_reports(args: &CastlingTestArgs, runs: &[SuiteReport]) -> anyhow::Resul
                 "runs": runs.iter().map(SuiteReport::to_json).collect::<Vec<_>>(),
             }),
         };
-        Destination::file("JSON report", path).write(&output::json::pretty(&json))?;
+        output::json::write(&Destination::file("JSON report", path), &json)?;
     }
     if let Some(path) = &args.junit {
         Destination::file("JUnit report", path).write(&output::junit::render(&junit(runs)))?;

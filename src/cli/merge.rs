@@ -13,8 +13,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::output::{self, Destination};
 use crate::tournament::merge;
-use crate::tournament::progress::write_json;
 
 #[derive(Args, Debug)]
 pub struct MergeArgs {
@@ -46,7 +46,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         return fail(super::exit::of_merge(&e), e);
     }
     if let Some(path) = &args.json
-        && let Err(e) = write_json(path, &m.to_json())
+        && let Err(e) =
+            output::json::write(&Destination::file("JSON file", path.clone()), &m.to_json())
     {
         return fail(super::exit::RUNTIME, e);
     }

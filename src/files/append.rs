@@ -506,6 +506,16 @@ impl Appender {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_full_disk_is_an_error_naming_the_file() {
+        let Ok(mut w) = Appender::open("PGN file", Path::new("/dev/full")) else {
+            return; // no /dev/full here
+        };
+        let err = w.append("[Event \"x\"]\n\n*\n\n").unwrap_err().to_string();
+        assert!(err.contains("/dev/full"), "{err}");
+        assert_eq!(w.len(), 0);
+    }
+
     fn append_raw(path: &Path, bytes: &[u8]) {
         OpenOptions::new()
             .append(true)

@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use super::destination::{Destination, WriteError};
+
 /// The file form: indented by two, with a final line break.
 pub fn pretty(value: &Value) -> String {
     // Serializing a `Value` cannot fail (its keys are strings); the compact
@@ -13,6 +15,13 @@ pub fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
     text.push('\n');
     text
+}
+
+/// Writes `value` in the file form to `to` (a file is replaced whole and
+/// atomically: a reader polling it sees the old document or the new one,
+/// never an empty file).
+pub fn write(to: &Destination, value: &Value) -> Result<(), WriteError> {
+    to.write(&pretty(value))
 }
 
 /// Appends the line form: `value` on one line and a line break.
@@ -24,6 +33,13 @@ pub fn line(value: &Value, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_cannot_be_written_is_an_error_naming_it() {
+        let to = Destination::file("JSON file", "/dev/full");
+        let err = write(&to, &serde_json::json!({})).unwrap_err().to_string();
+        assert!(err.contains("/dev/full"), "{err}");
+    }
 
     #[test]
     fn the_file_form_is_indented_and_ends_a_line() {

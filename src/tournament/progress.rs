@@ -5,7 +5,7 @@
 //! laid out by [`crate::output::json`]): the tournament stops at once
 //! (exit 3) and keeps what was already written.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::game::GameEnd;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -19,26 +19,12 @@ pub enum OutputError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{what} {path} is a FIFO that no process reads")]
-    NoReader { what: &'static str, path: PathBuf },
-    #[error("cannot write {what} {path}: {source}; the tournament stops (finished games are kept)")]
-    Write {
-        what: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Document(#[from] crate::output::WriteError),
     #[error(transparent)]
     Append(#[from] crate::files::AppendError),
     #[error(transparent)]
     Replace(#[from] crate::files::ReplaceError),
-}
-
-/// Writes the JSON summary, replacing the whole file atomically (a reader
-/// polling it sees the old summary or the new, never an empty file).
-pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), OutputError> {
-    let text = crate::output::json::pretty(value);
-    crate::files::replace("JSON file", path, text.as_bytes())?;
-    Ok(())
 }
 
 /// The progress bar (hidden when not wanted).
@@ -91,20 +77,4 @@ pub fn finished_line(number: u64, white: &str, black: &str, end: &GameEnd) -> St
         end.result.pgn(),
         end.detail
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_full_disk_is_an_error_naming_the_file() {
-        let Ok(mut w) = crate::files::Appender::open("PGN file", Path::new("/dev/full")) else {
-            return; // no /dev/full here
-        };
-        let err = w.append("[Event \"x\"]\n\n*\n\n").unwrap_err().to_string();
-        assert!(err.contains("/dev/full"), "{err}");
-        assert_eq!(w.len(), 0);
-        assert!(write_json(Path::new("/dev/full"), &serde_json::json!({})).is_err());
-    }
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::config::{OpeningChoice, TournamentSettings};
-use super::progress::{OutputError, Progress, finished_line, started_line, write_json};
+use super::progress::{OutputError, Progress, finished_line, started_line};
 use super::rundir::Siblings;
 use super::runner::{self, Ended, Feed, FinishedGame, Flow, GameContext, StopSignal};
 use super::schedule::{Schedule, Slot};
@@ -28,6 +28,7 @@ use super::state::{self, GameRecord, State, StateError};
 use crate::engines::{Chess960, SetupError, start_engine};
 use crate::files::Appender;
 use crate::openings::{OpeningError, OpeningSource};
+use crate::output::{Destination, json};
 use crate::shard::Shard;
 
 /// Why a tournament could not run (or stopped).
@@ -573,7 +574,9 @@ pub fn run(
             st.save(path)?;
         }
         if let Some(path) = &s.json {
-            write_json(path, &json_doc(&standings, false))?;
+            let doc = json_doc(&standings, false);
+            json::write(&Destination::file("JSON file", path.clone()), &doc)
+                .map_err(OutputError::from)?;
         }
         progress.game_done(standings.score_line());
         say(&finished_line(
@@ -609,7 +612,9 @@ pub fn run(
         .flatten();
     let ended = ended?;
     if let Some(path) = &s.json {
-        write_json(path, &json_doc(&standings, ended == Ended::Interrupted))?;
+        let doc = json_doc(&standings, ended == Ended::Interrupted);
+        json::write(&Destination::file("JSON file", path.clone()), &doc)
+            .map_err(OutputError::from)?;
     }
     Ok(Report {
         standings,
