@@ -180,19 +180,19 @@ impl Diagnosis {
             ),
             KingTakesRookWithoutChess960 => (
                 true,
-                "the proxy translates castles to the GUI's notation (--gui-castling)",
+                "the proxy translates castles to the GUI's notation (`uci960 proxy --gui-castling standard -- ENGINE`)",
             ),
             CastlesNotAsDeclared => (
                 true,
-                "the proxy reads an engine's castles in either notation where unambiguous (--engine castles=)",
+                "the proxy reads an engine's castles in either notation where unambiguous (`uci960 proxy --engine cmd=ENGINE castles=auto`)",
             ),
             ShredderFieldMisread => (
                 true,
-                "`uci960 proxy --engine-fen xfen` gives the engine X-FEN instead",
+                "`uci960 proxy --engine-fen xfen -- ENGINE` gives the engine X-FEN instead",
             ),
             XfenAmbiguityMisread => (
                 true,
-                "the proxy gives the engine Shredder-FEN by default (--engine-fen shredder)",
+                "the proxy gives the engine Shredder-FEN by default (`uci960 proxy --engine-fen shredder -- ENGINE`)",
             ),
             KeepsLostRights
             | DropsMovesAtCastle
