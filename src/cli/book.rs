@@ -14,6 +14,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::engine_flags::group_engine_tokens;
 use super::keyword::keyword;
 use crate::book::engine::BookEngineError;
 use crate::book::filter::{EvalView, EvalWindow, Tally, Windows};
@@ -24,7 +25,7 @@ use crate::book::stored::StoredLines;
 use crate::book::wdl::RateWindow;
 use crate::book::write::BookWriter;
 use crate::book::{BookError, BookLine, BookPlan, MoveChoice, Stop, generate};
-use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
+use crate::engines::{EngineKeys, EngineSpec};
 use crate::keyword::Keyword;
 use crate::notation::fen::FenFlavour;
 use crate::openings::BookFormat;

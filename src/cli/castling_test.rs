@@ -20,6 +20,7 @@ use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::engine_flags::group_engine_tokens;
 use crate::conformance::engine_driver::EngineDriver;
 use crate::conformance::junit::junit;
 use crate::conformance::report::{CheckName, SuiteReport};
@@ -28,7 +29,7 @@ use crate::conformance::suite::{
     planned_steps, run as run_suite,
 };
 use crate::conformance::table::{engines_table, proxy_table};
-use crate::engines::{EngineKeys, EngineSpec, group_engine_tokens};
+use crate::engines::{EngineKeys, EngineSpec};
 use crate::notation::fen::FenFlavour;
 use crate::output::{self, Destination};
 use crate::uci_client::EngineCommand;

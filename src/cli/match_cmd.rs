@@ -12,8 +12,9 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use clap::Args;
 
+use super::engine_flags::group_engine_tokens;
 use super::keyword::keyword;
-use crate::engines::{EngineKeys, group_engine_tokens};
+use crate::engines::EngineKeys;
 use crate::keyword::Keyword;
 use crate::tournament::config::{
     self, ConfigFile, TournamentConfig, TournamentConfigError, parse_draw, parse_openings,

@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod book;
 pub mod castling_test;
 pub mod engine;
+pub mod engine_flags;
 pub mod exit;
 pub mod keyword;
 pub mod match_cmd;

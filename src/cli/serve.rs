@@ -18,7 +18,8 @@ use std::time::Duration;
 use anyhow::{Context, anyhow};
 use clap::Args;
 
-use crate::engines::{EngineKeys, group_engine_tokens, is_key_value};
+use super::engine_flags::group_engine_tokens;
+use crate::engines::{EngineKeys, is_key_value};
 use crate::platform::interrupt;
 use crate::remote::Fingerprint;
 use crate::remote::client::user_folder;

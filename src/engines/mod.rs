@@ -29,8 +29,6 @@ pub mod spec;
 pub mod start;
 
 pub use crate::uci_client::EngineCommand;
-pub use keys::{
-    Castles, EngineKeys, EngineKeysError, OptionError, group_engine_tokens, is_key_value, limits_of,
-};
+pub use keys::{Castles, EngineKeys, EngineKeysError, OptionError, is_key_value, limits_of};
 pub use spec::EngineSpec;
 pub use start::{Chess960, SetupError, start_engine};
