@@ -319,6 +319,7 @@ impl Appender {
         }
     }
 
+    #[cfg(unix)]
     fn busy(&self) -> AppendError {
         AppendError::Busy {
             what: self.what,
