@@ -80,24 +80,7 @@ fn keyword_settings_show_their_words_and_meanings_in_help() {
 /// `uci960 match ARGS --dry-run` with a config file holding `toml`
 /// (when given); the exit code and stderr.
 fn check_match(toml: Option<&str>, args: &[&str]) -> (Option<i32>, String, String) {
-    let dir = common::scratch_dir("settings");
-    let config = dir.join("match.toml");
-    let mut all = vec!["match".to_string()];
-    if let Some(text) = toml {
-        std::fs::write(&config, text).unwrap();
-        all.extend(["--config".to_string(), config.display().to_string()]);
-    }
-    all.extend(args.iter().map(|a| a.to_string()));
-    all.push("--dry-run".into());
-    let out = Command::new(common::uci960())
-        .args(&all)
-        .output()
-        .expect("uci960 runs");
-    (
-        out.status.code(),
-        stderr(&out),
-        config.display().to_string(),
-    )
+    run_match(toml, &[args, &["--dry-run"]].concat())
 }
 
 #[test]
@@ -154,8 +137,7 @@ fn a_flag_over_a_config_key_is_named_as_the_flag_and_wins() {
 }
 
 /// `uci960 match` with a config file holding `toml` (when given) and
-/// `args`, run for real (not `--dry-run`): the exit code, stderr, the
-/// config's path and the scratch directory.
+/// `args`: the exit code, stderr and the config's path.
 fn run_match(toml: Option<&str>, args: &[&str]) -> (Option<i32>, String, String) {
     let dir = common::scratch_dir("settings-run");
     let config = dir.join("match.toml");
