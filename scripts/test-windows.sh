@@ -20,7 +20,7 @@ echo "windows: cross-building tests for $WINDOWS_TARGET"
 status=0
 # The Windows match test leaves its PGN here for python-chess (below).
 export UCI960_WINDOWS_PGN=$PWD/target/windows-match.pgn
-rm -f "$UCI960_WINDOWS_PGN"
+mkdir -p target && rm -f "$UCI960_WINDOWS_PGN"
 # wineserver -k afterwards: no wine process may outlive the run.
 trap 'wineserver -k 2>/dev/null || true' EXIT
 echo "windows: unit tests under wine"

@@ -649,7 +649,11 @@ pub enum Ended {
 /// Plays the feed's games on `workers` threads. `first` holds engines
 /// already started (index by engine) for worker 0. `on_game` runs on the
 /// calling thread for each finished game; its error stops everything at
-/// once and is returned.
+/// once and is returned. A worker takes its next game only once `on_game`
+/// has dealt with its last one: a game is written before its worker plays
+/// on, so a PGN that cannot be written stops the run within one game per
+/// worker however far the writing thread falls behind (a loaded machine, a
+/// slow disk), and finished games never pile up in memory.
 pub fn run<E>(
     ctx: &GameContext,
     feed: &Feed,
@@ -663,7 +667,9 @@ pub fn run<E>(
     // hand in what it became; both reach the caller on this thread.
     enum Msg {
         Started(Slot),
-        Played(Played),
+        /// The game, and where to say it was dealt with (dropped unsaid:
+        /// the worker stops).
+        Played(Played, mpsc::SyncSender<()>),
     }
     let (tx, rx) = mpsc::channel::<Msg>();
     let mut first = Some(first);
@@ -693,7 +699,13 @@ pub fn run<E>(
                         played,
                         Played::Abandoned | Played::Forfeit(_, true) | Played::RunnerFailed(_)
                     );
-                    if tx.send(Msg::Played(played)).is_err() || last {
+                    // The one sender goes with the game: a game dropped
+                    // unsaid (a stop, an error) ends the wait.
+                    let (dealt_tx, dealt) = mpsc::sync_channel::<()>(1);
+                    if tx.send(Msg::Played(played, dealt_tx)).is_err()
+                        || last
+                        || dealt.recv().is_err()
+                    {
                         break;
                     }
                 }
@@ -701,18 +713,21 @@ pub fn run<E>(
             });
         }
         drop(tx);
+        // Owned here, so that returning drops the games still queued, and
+        // their workers stop waiting, before the scope joins them.
+        let rx = rx;
         for msg in rx.iter() {
             // A game that ended after SIGINT may have ended because of it
             // (engines share the terminal's process group): abandon it.
             if stop.is_set() {
                 continue;
             }
-            let played = match msg {
+            let (played, dealt) = match msg {
                 Msg::Started(slot) => {
                     on_start(&slot);
                     continue;
                 }
-                Msg::Played(played) => played,
+                Msg::Played(played, dealt) => (played, dealt),
             };
             let (g, fatal) = match played {
                 Played::Game(g) => (g, false),
@@ -744,6 +759,9 @@ pub fn run<E>(
                 stop.abort();
                 feed.shut();
             }
+            // The worker may take its next game (it checks `finish` and
+            // `stop` first).
+            let _ = dealt.send(());
         }
         Ok(())
     });
