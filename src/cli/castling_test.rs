@@ -149,20 +149,13 @@ fn through_proxy(subject: &Subject, engine_fen: Option<FenFlavour>) -> anyhow::R
         args.push("--engine-fen".into());
         args.push(fen.to_string());
     }
-    match setup.castles {
-        // The proxy learns the engine's notation and speaks UCI_Chess960's
-        // to the suite.
-        Some(castles) => {
-            args.push("--engine".into());
-            args.push(format!("program={}", setup.cmd.program.display()));
-            args.extend(setup.cmd.args.iter().map(|a| format!("arg={a}")));
-            args.push(format!("castles={castles}"));
-        }
-        None => {
-            args.push("--".into());
-            args.push(setup.cmd.program.display().to_string());
-            args.extend(setup.cmd.args.iter().cloned());
-        }
+    args.push("--engine".into());
+    args.push(format!("program={}", setup.cmd.program.display()));
+    args.extend(setup.cmd.args.iter().map(|a| format!("arg={a}")));
+    // The proxy learns the engine's notation and speaks UCI_Chess960's to
+    // the suite.
+    if let Some(castles) = setup.castles {
+        args.push(format!("castles={castles}"));
     }
     Ok(Subject {
         spec: EngineSpec {

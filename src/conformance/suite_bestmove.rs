@@ -180,16 +180,17 @@ impl Run<'_> {
                 break;
             }
             let speech = self.speech();
-            let (Ok(position), Ok(castle)) = (
-                self.line(&c.position, &[]),
-                speech.castle(&c.position, c.castle),
-            ) else {
-                if let Err(why) = speech.castle(&c.position, c.castle) {
+            let sayable = self
+                .line(&c.position, &[])
+                .and_then(|line| Ok((line, speech.castle(&c.position, c.castle)?)));
+            let (position, castle) = match sayable {
+                Ok(both) => both,
+                Err(why) => {
                     found.skip(&why);
                     notation.skip(&why);
+                    self.tick();
+                    continue;
                 }
-                self.tick();
-                continue;
             };
             let fen = position_fen(&c.position, self.options.fen);
             let reproduce = self.reproduce(&position, &self.go());

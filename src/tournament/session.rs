@@ -518,11 +518,16 @@ pub fn run(
         standings.score_line(),
     );
     let stop = StopSignal::new(signal);
-    let json_doc = |standings: &Standings, interrupted: bool| {
-        let mut json = standings.to_json();
-        json["interrupted"] = serde_json::json!(interrupted);
-        json["seed"] = serde_json::json!(seed);
-        json
+    // The JSON summary, replaced whole after every game and at the end.
+    let json_file = s.json.clone().map(|p| Destination::file("JSON file", p));
+    let write_summary = |standings: &Standings, interrupted: bool| -> Result<(), OutputError> {
+        let Some(to) = &json_file else {
+            return Ok(());
+        };
+        let mut doc = standings.to_json();
+        doc["interrupted"] = serde_json::json!(interrupted);
+        doc["seed"] = serde_json::json!(seed);
+        Ok(json::write(to, &doc)?)
     };
     let total = s.schedule.games();
     let say = |text: &str| {
@@ -573,11 +578,7 @@ pub fn run(
         if let Some(path) = &state_file {
             st.save(path)?;
         }
-        if let Some(path) = &s.json {
-            let doc = json_doc(&standings, false);
-            json::write(&Destination::file("JSON file", path.clone()), &doc)
-                .map_err(OutputError::from)?;
-        }
+        write_summary(&standings, false)?;
         progress.game_done(standings.score_line());
         say(&finished_line(
             g.slot.number,
@@ -611,11 +612,7 @@ pub fn run(
         .with_scheduler(|sch| sch.describe(&|i| ctx.engines[i].name.clone()))
         .flatten();
     let ended = ended?;
-    if let Some(path) = &s.json {
-        let doc = json_doc(&standings, ended == Ended::Interrupted);
-        json::write(&Destination::file("JSON file", path.clone()), &doc)
-            .map_err(OutputError::from)?;
-    }
+    write_summary(&standings, ended == Ended::Interrupted)?;
     Ok(Report {
         standings,
         ended,
